@@ -1,0 +1,34 @@
+/**
+ * Builds dist/memoryd: first a pre-initialised PGlite data directory (so an embedded first boot
+ * skips initdb), then the single executable with that tarball embedded beside the code.
+ */
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { loadEmbeddedAssets } from "../src/db/embedded-assets";
+import { TEMPLATE_FILE_NAME } from "../src/db/template";
+
+mkdirSync("dist", { recursive: true });
+const assets = await loadEmbeddedAssets();
+const pg = await PGlite.create({ ...assets });
+const tarball = await pg.dumpDataDir("gzip");
+await pg.close();
+const templatePath = `dist/${TEMPLATE_FILE_NAME}`;
+await Bun.write(templatePath, tarball);
+
+const proc = Bun.spawn(
+  [
+    process.execPath,
+    "build",
+    "src/main.ts",
+    templatePath,
+    "--compile",
+    "--minify-whitespace",
+    "--minify-syntax",
+    "--target",
+    "bun",
+    "--outfile",
+    "dist/memoryd",
+  ],
+  { stdout: "inherit", stderr: "inherit" },
+);
+process.exit(await proc.exited);

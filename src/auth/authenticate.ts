@@ -1,0 +1,168 @@
+import { ApiError } from "../errors";
+import type { Queryable } from "../db/types";
+import type { Audience, Scope } from "../schema/auth";
+import { hashSecret, looksLikeSecret, sameHash } from "./secrets";
+
+export const RATE_LIMIT = { requestsPerWindow: 120, windowSeconds: 60 } as const;
+/** Failed authentications one client address may make per window before it is shut out. */
+export const AUTH_FAILURE_LIMIT = 100;
+
+export interface RateState {
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the current window ends. */
+  reset: number;
+}
+
+/** Who is calling: everything a service function needs to decide what the caller may see. */
+export interface AuthContext {
+  keyId: string;
+  keyName: string;
+  keyPrefix: string;
+  workspaceId: string;
+  scopes: readonly Scope[];
+  audience: Audience;
+  rate: RateState;
+}
+
+interface AuthRow {
+  address_failures: number | null;
+  id: string | null;
+  workspace_id: string;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  scopes: Scope[];
+  audience: Audience;
+  revoked: boolean;
+  expired: boolean;
+  hits: number | null;
+  reset: number;
+}
+
+export function rateHeaders(rate: RateState): Record<string, string> {
+  return {
+    "x-ratelimit-limit": String(rate.limit),
+    "x-ratelimit-remaining": String(rate.remaining),
+    "x-ratelimit-reset": String(rate.reset),
+  };
+}
+
+function rateLimited(message: string, headers: Record<string, string> = {}): ApiError {
+  return new ApiError("rate_limited", 429, message, { retry_after_seconds: RATE_LIMIT.windowSeconds }, {
+    "retry-after": String(RATE_LIMIT.windowSeconds),
+    ...headers,
+  });
+}
+
+/**
+ * Resolves a secret to its key and counts the request against the key's window, in ONE
+ * statement: key lookup by hash, the address's failure count, the rate-limit increment and a
+ * throttled `last_used_at` touch. Nothing is cached, so a revocation or expiry applies to the very
+ * next request on every instance. Throws the 401 / 429 the caller gets.
+ */
+export async function authenticate(db: Queryable, secret: string | undefined, address: string): Promise<AuthContext> {
+  const hash = secret !== undefined && looksLikeSecret(secret) ? hashSecret(secret) : "";
+  const addressBucket = `addr:${address}`;
+  const rows = await db.sql<AuthRow>`
+    WITH w AS (
+      SELECT to_timestamp(floor(extract(epoch FROM now()) / ${RATE_LIMIT.windowSeconds}) * ${RATE_LIMIT.windowSeconds}) AS start
+    ),
+    failures AS (
+      SELECT h.hits FROM rate_limit_hits h, w WHERE h.bucket = ${addressBucket} AND h.window_start = w.start
+    ),
+    k AS (
+      SELECT id, workspace_id, name, prefix, secret_hash, scopes, audience,
+             revoked_at IS NOT NULL AS revoked,
+             expires_at IS NOT NULL AND expires_at <= now() AS expired
+        FROM api_keys WHERE secret_hash = ${hash}
+    ),
+    admitted AS (
+      SELECT k.id FROM k
+       WHERE NOT k.revoked AND NOT k.expired
+         AND coalesce((SELECT hits FROM failures), 0) <= ${AUTH_FAILURE_LIMIT}
+    ),
+    hit AS (
+      INSERT INTO rate_limit_hits (bucket, window_start, hits)
+      SELECT 'key:' || admitted.id, w.start, 1 FROM admitted, w
+      ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_hits.hits + 1
+      RETURNING hits
+    ),
+    touch AS (
+      UPDATE api_keys SET last_used_at = now()
+       WHERE id IN (SELECT id FROM admitted)
+         AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')
+      RETURNING id
+    )
+    SELECT (SELECT hits FROM failures) AS address_failures, k.*,
+           (SELECT hits FROM hit) AS hits,
+           extract(epoch FROM w.start)::int + ${RATE_LIMIT.windowSeconds} AS reset,
+           (SELECT count(*) FROM touch)::int AS touched
+      FROM w LEFT JOIN k ON true`;
+  const row = rows[0];
+  if (!row) throw new Error("authentication query returned no row");
+
+  if ((row.address_failures ?? 0) > AUTH_FAILURE_LIMIT) {
+    throw rateLimited("too many failed authentication attempts from this address; wait for the window to end");
+  }
+  if (row.id === null || hash === "" || !sameHash(row.secret_hash, hash)) {
+    await recordFailure(db, addressBucket);
+    throw secret === undefined
+      ? new ApiError("api_key_invalid", 401, "missing API key: send Authorization: Bearer <key> or X-Api-Key: <key>")
+      : new ApiError("api_key_invalid", 401, "API key is not valid");
+  }
+  if (row.revoked) {
+    await recordFailure(db, addressBucket);
+    throw new ApiError("api_key_revoked", 401, "API key has been revoked");
+  }
+  if (row.expired) {
+    await recordFailure(db, addressBucket);
+    throw new ApiError("api_key_expired", 401, "API key has expired");
+  }
+  const hits = row.hits ?? RATE_LIMIT.requestsPerWindow + 1;
+  const rate: RateState = {
+    limit: RATE_LIMIT.requestsPerWindow,
+    remaining: Math.max(0, RATE_LIMIT.requestsPerWindow - hits),
+    reset: row.reset,
+  };
+  if (hits > RATE_LIMIT.requestsPerWindow) {
+    throw rateLimited(`rate limit of ${RATE_LIMIT.requestsPerWindow} requests per ${RATE_LIMIT.windowSeconds} s exceeded`, rateHeaders(rate));
+  }
+  return {
+    keyId: row.id,
+    keyName: row.name,
+    keyPrefix: row.prefix,
+    workspaceId: row.workspace_id,
+    scopes: row.scopes,
+    audience: row.audience,
+    rate,
+  };
+}
+
+async function recordFailure(db: Queryable, bucket: string): Promise<void> {
+  await db.sql`
+    INSERT INTO rate_limit_hits (bucket, window_start, hits)
+    VALUES (${bucket}, to_timestamp(floor(extract(epoch FROM now()) / ${RATE_LIMIT.windowSeconds}) * ${RATE_LIMIT.windowSeconds}), 1)
+    ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_hits.hits + 1`;
+}
+
+export function requireScope(auth: AuthContext, scope: Scope): void {
+  if (!auth.scopes.includes(scope)) {
+    throw new ApiError("scope_missing", 403, `this API key lacks the scope ${scope}`, { scope });
+  }
+}
+
+/** Old windows are dead weight; any instance may sweep them. */
+export async function pruneRateWindows(db: Queryable): Promise<void> {
+  await db.sql`DELETE FROM rate_limit_hits WHERE window_start < now() - interval '5 minutes'`;
+}
+
+/** Reads the key from `Authorization: Bearer …` or `X-Api-Key`. */
+export function secretFromHeaders(headers: Headers): string | undefined {
+  const bearer = headers.get("authorization");
+  if (bearer !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(bearer);
+    return match?.[1] ?? bearer;
+  }
+  return headers.get("x-api-key")?.trim() || undefined;
+}

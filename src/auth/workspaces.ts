@@ -1,0 +1,55 @@
+import { ApiError, notFound } from "../errors";
+import { sortableId } from "../ids";
+import type { Queryable } from "../db/types";
+
+export interface Workspace {
+  id: string;
+  slug: string;
+  credits: number;
+}
+
+export async function createWorkspace(db: Queryable, slug: string, credits: number): Promise<Workspace> {
+  const rows = await db.sql<Workspace>`
+    INSERT INTO workspaces (id, slug, credits) VALUES (${sortableId("ws")}, ${slug}, ${credits})
+    ON CONFLICT (slug) DO NOTHING
+    RETURNING id, slug, credits`;
+  const created = rows[0];
+  if (!created) throw new ApiError("validation_error", 422, `workspace "${slug}" already exists`);
+  return created;
+}
+
+export async function findWorkspace(db: Queryable, slug: string): Promise<Workspace> {
+  const rows = await db.sql<Workspace>`SELECT id, slug, credits FROM workspaces WHERE slug = ${slug}`;
+  const found = rows[0];
+  if (!found) throw notFound(`workspace "${slug}"`);
+  return found;
+}
+
+export async function countWorkspaces(db: Queryable): Promise<number> {
+  const rows = await db.sql<{ n: number }>`SELECT count(*)::int AS n FROM workspaces`;
+  return rows[0]?.n ?? 0;
+}
+
+/** `set` replaces the balance, `add` adds to it (a negative amount may not take it below zero). */
+export async function changeCredits(db: Queryable, slug: string, mode: "set" | "add", amount: number): Promise<Workspace> {
+  const rows = await db.sql<Workspace>`
+    UPDATE workspaces
+       SET credits = CASE WHEN ${mode} = 'set' THEN ${amount}::bigint ELSE credits + ${amount}::bigint END
+     WHERE slug = ${slug}
+       AND (CASE WHEN ${mode} = 'set' THEN ${amount}::bigint ELSE credits + ${amount}::bigint END) >= 0
+    RETURNING id, slug, credits`;
+  const updated = rows[0];
+  if (updated) return updated;
+  await findWorkspace(db, slug);
+  throw new ApiError("validation_error", 422, "credits cannot go below zero");
+}
+
+export async function addTeamMember(db: Queryable, slug: string, name: string): Promise<{ workspace: string; name: string }> {
+  const workspace = await findWorkspace(db, slug);
+  const trimmed = name.trim().replace(/\s+/g, " ");
+  if (trimmed === "") throw new ApiError("validation_error", 422, "team member name is empty");
+  await db.sql`
+    INSERT INTO team_members (workspace_id, name, name_key) VALUES (${workspace.id}, ${trimmed}, ${trimmed.toLowerCase()})
+    ON CONFLICT (workspace_id, name_key) DO UPDATE SET name = EXCLUDED.name`;
+  return { workspace: slug, name: trimmed };
+}

@@ -1,0 +1,177 @@
+import { createKey, listKeys, revokeKey } from "../auth/keys";
+import { addTeamMember, changeCredits, createWorkspace, findWorkspace } from "../auth/workspaces";
+import type { Config } from "../config";
+import { migrate } from "../db/migrate";
+import { openDatabase } from "../db/open";
+import type { Db } from "../db/types";
+import { createLogger } from "../log";
+import { CreateKeyInput } from "../schema/auth";
+import { parseInput } from "../schema/validate";
+import { startServer } from "../server";
+import { UsageError, type ParsedArgs } from "./args";
+
+export interface Io {
+  out(line: string): void;
+}
+
+type Command = (args: ParsedArgs, config: Config, io: Io) => Promise<void>;
+
+function positional(args: ParsedArgs, index: number, name: string): string {
+  const value = args.positionals[index];
+  if (value === undefined || value === "") throw new UsageError(`missing ${name}`);
+  return value;
+}
+
+function integerArg(value: string, name: string): number {
+  if (!/^-?\d+$/.test(value)) throw new UsageError(`${name} must be an integer, got "${value}"`);
+  return Number(value);
+}
+
+function requireFlag(args: ParsedArgs, name: string): string {
+  const value = args.flags[name];
+  if (value === undefined || value === "") throw new UsageError(`missing --${name}`);
+  return value;
+}
+
+/** Opens the configured database, brings it up to date, runs `fn`, and always closes it. */
+async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = await openDatabase(config);
+  try {
+    await migrate(db);
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+const serve: Command = async (_args, config, io) => {
+  const log = createLogger(config.logLevel);
+  const db = await openDatabase(config);
+  const server = await startServer(config, db, log, io.out);
+  io.out(`memoryd listening on ${server.url} (${db.kind} database)`);
+  const onSignal = (): void => {
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error("shutdown failed", { error: String(error) });
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  await new Promise<never>(() => {});
+};
+
+const migrateCommand: Command = async (args, config, io) => {
+  const db = await openDatabase(config);
+  try {
+    const report = await migrate(db);
+    if (args.json) io.out(JSON.stringify(report));
+    else io.out(report.applied.length === 0 ? `database is up to date (version ${report.current})` : `applied migrations ${report.applied.join(", ")}; now at version ${report.current}`);
+  } finally {
+    await db.close();
+  }
+};
+
+const workspacesCreate: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const slug = positional(args, 2, "SLUG");
+    const credits = integerArg(args.flags.credits ?? "0", "--credits");
+    if (credits < 0) throw new UsageError("--credits must not be negative");
+    const workspace = await createWorkspace(db, slug, credits);
+    if (args.json) io.out(JSON.stringify({ id: workspace.id, slug: workspace.slug, credits: workspace.credits }));
+    else io.out(`created workspace ${workspace.slug} (${workspace.credits} credits)`);
+  });
+
+const keysCreate: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const scopes = requireFlag(args, "scopes").split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const input = parseInput(
+      CreateKeyInput,
+      {
+        workspace: requireFlag(args, "workspace"),
+        name: requireFlag(args, "name"),
+        scopes,
+        audience: args.flags.audience ?? "internal",
+        expires_at: args.flags["expires-at"],
+      },
+      "arguments",
+    );
+    const key = await createKey(db, config.deployment, input);
+    const view = {
+      id: key.id,
+      secret: key.secret,
+      prefix: key.prefix,
+      name: key.name,
+      scopes: key.scopes,
+      audience: key.audience,
+      expires_at: key.expires_at,
+    };
+    if (args.json) io.out(JSON.stringify(view));
+    else {
+      io.out(`created key ${key.id} (${key.prefix}…) scopes=${key.scopes.join(",")} audience=${key.audience}`);
+      io.out(`secret (shown once): ${key.secret}`);
+    }
+  });
+
+const keysList: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const keys = await listKeys(db, requireFlag(args, "workspace"));
+    if (args.json) io.out(JSON.stringify({ keys }));
+    else {
+      for (const k of keys) {
+        const state = k.revoked_at ? "revoked" : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? "expired" : "active";
+        io.out(`${k.id}  ${k.prefix}  ${state}  ${k.audience}  ${k.scopes.join(",")}  ${k.name}`);
+      }
+    }
+  });
+
+const keysRevoke: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const key = await revokeKey(db, positional(args, 2, "KEY_ID_OR_PREFIX"));
+    if (args.json) io.out(JSON.stringify(key));
+    else io.out(`revoked key ${key.id} (${key.prefix}…)`);
+  });
+
+const credits = (mode: "set" | "add"): Command => (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspace = await changeCredits(db, positional(args, 2, "SLUG"), mode, integerArg(positional(args, 3, "N"), "N"));
+    if (args.json) io.out(JSON.stringify({ slug: workspace.slug, credits: workspace.credits }));
+    else io.out(`${workspace.slug}: ${workspace.credits} credits`);
+  });
+
+const creditsShow: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspace = await findWorkspace(db, positional(args, 2, "SLUG"));
+    if (args.json) io.out(JSON.stringify({ slug: workspace.slug, credits: workspace.credits }));
+    else io.out(`${workspace.slug}: ${workspace.credits} credits`);
+  });
+
+const teamAdd: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const member = await addTeamMember(db, positional(args, 2, "SLUG"), positional(args, 3, "NAME"));
+    if (args.json) io.out(JSON.stringify(member));
+    else io.out(`added ${member.name} to the team of ${member.workspace}`);
+  });
+
+/** `group action` (or a lone verb) -> handler. */
+export const COMMANDS: Record<string, Command> = {
+  serve,
+  migrate: migrateCommand,
+  "workspaces create": workspacesCreate,
+  "keys create": keysCreate,
+  "keys list": keysList,
+  "keys revoke": keysRevoke,
+  "credits set": credits("set"),
+  "credits add": credits("add"),
+  "credits show": creditsShow,
+  "team add": teamAdd,
+};
+
+export function findCommand(positionals: string[]): Command | undefined {
+  const [first, second] = positionals;
+  if (first === undefined) return undefined;
+  return COMMANDS[first] ?? (second === undefined ? undefined : COMMANDS[`${first} ${second}`]);
+}
+

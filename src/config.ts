@@ -1,0 +1,93 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+
+const LogLevel = Type.Union([
+  Type.Literal("debug"),
+  Type.Literal("info"),
+  Type.Literal("warn"),
+  Type.Literal("error"),
+  Type.Literal("silent"),
+]);
+
+export const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  host: Type.String({ minLength: 1 }),
+  dataDir: Type.String({ minLength: 1 }),
+  databaseUrl: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
+  deployment: Type.Union([Type.Literal("live"), Type.Literal("test")]),
+  anthropicApiKey: Type.Optional(Type.String({ minLength: 1 })),
+  anthropicBaseUrl: Type.Optional(Type.String({ pattern: "^https?://" })),
+  model: Type.String({ minLength: 1 }),
+  adminToken: Type.Optional(Type.String({ minLength: 16 })),
+  logLevel: LogLevel,
+});
+
+export type Config = Static<typeof ConfigSchema>;
+export type LogLevelName = Static<typeof LogLevel>;
+type Key = keyof Config;
+
+interface Setting {
+  env: string;
+  flag?: string;
+  default?: string;
+  integer?: boolean;
+  secret?: boolean;
+  description: string;
+}
+
+/** Every setting, where it comes from and its default. Flags beat env, env beats defaults. */
+export const SETTINGS: Record<Key, Setting> = {
+  port: { env: "PORT", flag: "port", default: "8787", integer: true, description: "HTTP port" },
+  host: { env: "HOST", flag: "host", default: "127.0.0.1", description: "address to bind" },
+  dataDir: {
+    env: "MEMORYD_DATA_DIR",
+    flag: "data-dir",
+    default: "./memoryd-data",
+    description: "embedded database directory (used when no DATABASE_URL)",
+  },
+  databaseUrl: {
+    env: "DATABASE_URL",
+    flag: "database-url",
+    secret: true,
+    description: "PostgreSQL URL; when set, the embedded database is not used",
+  },
+  deployment: { env: "MEMORYD_DEPLOYMENT", default: "test", description: "`live` issues ak_live_ keys, `test` ak_test_" },
+  anthropicApiKey: { env: "ANTHROPIC_API_KEY", secret: true, description: "enables the anthropic provider" },
+  anthropicBaseUrl: { env: "ANTHROPIC_BASE_URL", description: "Anthropic API base URL" },
+  model: { env: "MEMORYD_MODEL", default: "claude-sonnet-4-5", description: "default model for agents" },
+  adminToken: { env: "MEMORYD_ADMIN_TOKEN", secret: true, description: "token for the settings app (min 16 chars)" },
+  logLevel: { env: "MEMORYD_LOG_LEVEL", default: "info", description: "debug, info, warn, error or silent" },
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Resolves the configuration once: flags > env > defaults, then validates. The first bad value
+ * throws a ConfigError naming the setting (and never echoing a secret's value).
+ */
+export function loadConfig(
+  flags: Record<string, string | undefined>,
+  env: Record<string, string | undefined> = process.env,
+): Config {
+  const raw: Record<string, string | number> = {};
+  const sources: Record<string, string> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as [Key, Setting][]) {
+    const fromFlag = setting.flag === undefined ? undefined : flags[setting.flag];
+    const fromEnv = env[setting.env] === "" ? undefined : env[setting.env];
+    const value = fromFlag ?? fromEnv ?? setting.default;
+    if (value === undefined) continue;
+    const source = fromFlag !== undefined ? `--${setting.flag}` : fromEnv !== undefined ? setting.env : `default ${key}`;
+    const shown = setting.secret ? "(value hidden)" : `"${value}"`;
+    sources[key] = `${source} ${shown}`;
+    if (setting.integer && !/^\d+$/.test(value)) throw new ConfigError(`invalid ${sources[key]}: expected an integer`);
+    raw[key] = setting.integer ? Number(value) : value;
+  }
+  const error = Value.Errors(ConfigSchema, raw).First();
+  if (error) {
+    const key = error.path.split("/")[1] ?? "";
+    throw new ConfigError(`invalid ${sources[key] ?? key}: ${error.message}`);
+  }
+  return raw as Config;
+}

@@ -1,0 +1,46 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Extension, PGliteOptions } from "@electric-sql/pglite";
+// Relative paths (not package subpaths) so `bun build --compile` embeds the files themselves.
+import pgliteWasmPath from "../../node_modules/@electric-sql/pglite/dist/pglite.wasm" with { type: "file" };
+import initdbWasmPath from "../../node_modules/@electric-sql/pglite/dist/initdb.wasm" with { type: "file" };
+import fsBundlePath from "../../node_modules/@electric-sql/pglite/dist/pglite.data" with { type: "file" };
+import pgTrgmPath from "../../node_modules/@electric-sql/pglite/dist/pg_trgm.tar.gz" with { type: "file" };
+
+type EmbeddedAssets = Pick<PGliteOptions, "pgliteWasmModule" | "initdbWasmModule" | "fsBundle"> & {
+  extensions: Record<string, Extension>;
+};
+
+let compiled: Promise<EmbeddedAssets> | undefined;
+
+/**
+ * PGlite's wasm, file-system bundle and the extensions we use, read from wherever the build put
+ * them. Extension tarballs are copied to a temp file first: PGlite streams them from a file URL,
+ * and bunfs paths inside a compiled binary cannot be streamed.
+ */
+export function loadEmbeddedAssets(): Promise<EmbeddedAssets> {
+  compiled ??= (async () => {
+    const [pgliteWasmModule, initdbWasmModule, fsBundleBytes, trgmBytes] = await Promise.all([
+      WebAssembly.compile(await Bun.file(pgliteWasmPath).arrayBuffer()),
+      WebAssembly.compile(await Bun.file(initdbWasmPath).arrayBuffer()),
+      Bun.file(fsBundlePath).arrayBuffer(),
+      Bun.file(pgTrgmPath).arrayBuffer(),
+    ]);
+    const extensionDir = mkdtempSync(join(tmpdir(), "memoryd-ext-"));
+    const trgmFile = join(extensionDir, "pg_trgm.tar.gz");
+    writeFileSync(trgmFile, new Uint8Array(trgmBytes));
+    const pgTrgm: Extension = {
+      name: "pg_trgm",
+      setup: async () => ({ bundlePath: pathToFileURL(trgmFile) }),
+    };
+    return {
+      pgliteWasmModule,
+      initdbWasmModule,
+      fsBundle: new Blob([fsBundleBytes]),
+      extensions: { pg_trgm: pgTrgm },
+    };
+  })();
+  return compiled;
+}

@@ -1,0 +1,121 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { PGlite, types, type Transaction as PGliteTransaction } from "@electric-sql/pglite";
+import { ApiError } from "../errors";
+import { loadEmbeddedAssets } from "./embedded-assets";
+import type { Db, Sql, Transaction } from "./types";
+
+/** Turns a tagged template into `$n` placeholders for PGlite's extended-protocol query. */
+function toQuery(strings: TemplateStringsArray): string {
+  let text = strings[0] ?? "";
+  for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;
+  return text;
+}
+
+type Runner = Pick<PGliteTransaction, "query">;
+
+function wrap(runner: Runner): Sql {
+  return (async (strings: TemplateStringsArray, ...values: unknown[]) => {
+    const result = await runner.query(toQuery(strings), values);
+    return result.rows as never;
+  }) as Sql;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * PGlite is a single-process database: two processes on one data dir would corrupt it. A lock
+ * file holding our pid keeps a second process out; a lock left by a dead process is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockPath = join(dataDir, "memoryd.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number.parseInt(readFileSync(lockPath, "utf8"), 10);
+      if (Number.isFinite(holder) && holder !== process.pid && processAlive(holder)) {
+        throw new ApiError(
+          "data_dir_locked",
+          500,
+          `data directory ${dataDir} is in use by another memoryd process (pid ${holder}); ` +
+            "stop it, or use DATABASE_URL to share a PostgreSQL database between instances",
+        );
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`could not lock data directory ${dataDir}`);
+}
+
+export interface EmbeddedOptions {
+  /**
+   * A `dumpDataDir` tarball to start a NEW data directory from, skipping initdb (seconds of
+   * work). Ignored when the directory already holds a database.
+   */
+  template?: Blob;
+}
+
+/** Embedded PGlite in a data directory: the zero-configuration database. */
+export async function openEmbedded(dataDir: string, options: EmbeddedOptions = {}): Promise<Db> {
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const unlock = lockDataDir(dir);
+  let pg: PGlite;
+  try {
+    const assets = await loadEmbeddedAssets();
+    const pgdata = join(dir, "pgdata");
+    const fresh = !existsSync(join(pgdata, "PG_VERSION"));
+    pg = await PGlite.create(pgdata, {
+      ...assets,
+      ...(fresh && options.template ? { loadDataDir: options.template } : {}),
+      parsers: { [types.INT8]: (value: string) => Number(value) },
+    });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+
+  return {
+    kind: "embedded",
+    sql: wrap(pg),
+    async exec(text) {
+      await pg.exec(text);
+    },
+    async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+      return pg.transaction((tx) =>
+        fn({
+          sql: wrap(tx),
+          exec: async (text) => {
+            await tx.exec(text);
+          },
+        }),
+      );
+    },
+    async listen(channel, onNotify) {
+      const unlisten = await pg.listen(channel, onNotify);
+      return () => unlisten();
+    },
+    async notify(channel, payload) {
+      await pg.query("SELECT pg_notify($1, $2)", [channel, payload]);
+    },
+    async close() {
+      try {
+        await pg.close();
+      } finally {
+        unlock();
+      }
+    },
+  };
+}

@@ -1,0 +1,10 @@
+// Imported as text so the compiled binary carries its migrations; append new files here in order.
+import foundation from "./001_foundation.sql" with { type: "text" };
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "foundation", sql: foundation }];

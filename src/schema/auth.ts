@@ -1,0 +1,47 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+export const Scope = Type.Union([
+  Type.Literal("memory.read"),
+  Type.Literal("memory.write"),
+  Type.Literal("answers.write"),
+]);
+export type Scope = Static<typeof Scope>;
+export const ALL_SCOPES: readonly Scope[] = ["memory.read", "memory.write", "answers.write"];
+
+export const Audience = Type.Union([Type.Literal("internal"), Type.Literal("external")]);
+export type Audience = Static<typeof Audience>;
+
+export const WorkspaceSlug = Type.String({ pattern: "^[a-z0-9][a-z0-9_-]{0,62}$" });
+
+/** What `keys create --json` prints and `keys list --json` lists (never the hash). */
+export const ApiKeyView = Type.Object({
+  id: Type.String(),
+  prefix: Type.String(),
+  name: Type.String(),
+  scopes: Type.Array(Scope),
+  audience: Audience,
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+  revoked_at: Type.Union([Type.String(), Type.Null()]),
+  last_used_at: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+});
+export type ApiKeyView = Static<typeof ApiKeyView>;
+
+export const CreateKeyInput = Type.Object({
+  workspace: WorkspaceSlug,
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  scopes: Type.Array(Scope, { minItems: 1, uniqueItems: true }),
+  audience: Audience,
+  expires_at: Type.Optional(Type.String({ format: "date-time" })),
+});
+export type CreateKeyInput = Static<typeof CreateKeyInput>;
+
+/** 2.8: what `whoami` returns. */
+export const WhoamiResult = Type.Object({
+  key_name: Type.String(),
+  key_prefix: Type.String(),
+  scopes: Type.Array(Scope),
+  key_audience: Audience,
+  rate_limit: Type.Object({ requests_per_window: Type.Integer(), window_seconds: Type.Integer() }),
+});
+export type WhoamiResult = Static<typeof WhoamiResult>;

@@ -1,0 +1,43 @@
+import type { Static, TSchema } from "@sinclair/typebox";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { Value } from "@sinclair/typebox/value";
+import { ApiError } from "../errors";
+import type { FieldIssue } from "./errors";
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+function checkerFor<T extends TSchema>(schema: T): TypeCheck<T> {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    compiled.set(schema, check);
+  }
+  return check as TypeCheck<T>;
+}
+
+/** `/facts/0/text` -> `facts[0].text`: how a client names the field. */
+function fieldName(pointer: string, fallback: string): string {
+  const parts = pointer.split("/").slice(1);
+  if (parts.length === 0) return fallback;
+  return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), "");
+}
+
+/**
+ * Validates input against a schema with its defaults applied; unknown fields are dropped.
+ * Failure is a 422 `validation_error` whose details list every offending field.
+ */
+export function parseInput<T extends TSchema>(schema: T, input: unknown, what = "body"): Static<T> {
+  const check = checkerFor(schema);
+  const value = Value.Default(schema, Value.Clone(input ?? {}));
+  if (check.Check(value)) return Value.Clean(schema, value) as Static<T>;
+  const seen = new Set<string>();
+  const fields: FieldIssue[] = [];
+  for (const error of check.Errors(value)) {
+    const path = fieldName(error.path, what);
+    if (seen.has(path)) continue;
+    seen.add(path);
+    fields.push({ path, reason: error.schema.description ?? error.message });
+  }
+  const names = fields.map((f) => f.path).join(", ");
+  throw new ApiError("validation_error", 422, `invalid ${names}: ${fields[0]?.reason ?? "invalid value"}`, { fields });
+}

@@ -1,0 +1,84 @@
+import { createApp, type App } from "./app";
+import { pruneRateWindows } from "./auth/authenticate";
+import { createKey } from "./auth/keys";
+import { countWorkspaces, createWorkspace } from "./auth/workspaces";
+import type { Config } from "./config";
+import { migrate } from "./db/migrate";
+import type { Db } from "./db/types";
+import { MAX_BODY_BYTES } from "./http/context";
+import type { Logger } from "./log";
+import { ALL_SCOPES } from "./schema/auth";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+const BOOTSTRAP_LOCK_ID = 7_302_911_005;
+
+export interface RunningServer {
+  app: App;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface BootstrapResult {
+  workspace: string;
+  secret: string;
+}
+
+/**
+ * First start on an empty database: workspace `default` with 1000 credits and one internal
+ * all-scope key. Under an advisory lock so two instances starting together create one.
+ */
+export async function bootstrapIfEmpty(db: Db, config: Config): Promise<BootstrapResult | null> {
+  return db.transaction(async (tx) => {
+    await tx.sql`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`;
+    if ((await countWorkspaces(tx)) > 0) return null;
+    await createWorkspace(tx, "default", 1000);
+    const key = await createKey(tx, config.deployment, {
+      workspace: "default",
+      name: "bootstrap",
+      scopes: [...ALL_SCOPES],
+      audience: "internal",
+    });
+    return { workspace: "default", secret: key.secret };
+  });
+}
+
+/** Migrates, bootstraps, listens, and shuts down gracefully on SIGTERM/SIGINT. */
+export async function startServer(config: Config, db: Db, log: Logger, print: (line: string) => void): Promise<RunningServer> {
+  await migrate(db);
+  const created = await bootstrapIfEmpty(db, config);
+  if (created) {
+    print(`Created workspace "${created.workspace}" with 1000 credits and an internal key with every scope.`);
+    print(`API key (shown once, store it now): ${created.secret}`);
+  }
+
+  let accepting = true;
+  const app = createApp({ config, db, log, isAccepting: () => accepting });
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_BODY_BYTES * 2 });
+  const server = app.server;
+  if (!server) throw new Error("server failed to start");
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+  log.info("listening", { url, database: db.kind });
+
+  const janitor = setInterval(() => {
+    pruneRateWindows(db).catch((error: unknown) => log.warn("rate window prune failed", { error: String(error) }));
+  }, 60_000);
+  janitor.unref();
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      accepting = false;
+      clearInterval(janitor);
+      const graceful = server.stop(false);
+      const timedOut = await Promise.race([
+        graceful.then(() => false),
+        Bun.sleep(SHUTDOWN_GRACE_MS).then(() => true),
+      ]);
+      if (timedOut) await server.stop(true);
+      await db.close();
+      log.info("stopped", {});
+    })();
+    return stopping;
+  };
+  return { app, url, stop };
+}
