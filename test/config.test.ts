@@ -1,0 +1,49 @@
+import { describe, expect, test } from "bun:test";
+import { ConfigError, loadConfig } from "../src/config";
+
+describe("loadConfig", () => {
+  test("defaults apply when nothing is set", () => {
+    const config = loadConfig({}, {});
+    expect(config).toMatchObject({
+      port: 8787,
+      host: "127.0.0.1",
+      dataDir: "./memoryd-data",
+      deployment: "test",
+      logLevel: "info",
+    });
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  test("flags beat env, env beats defaults", () => {
+    const config = loadConfig({ port: "9000" }, { PORT: "9100", HOST: "0.0.0.0", MEMORYD_DEPLOYMENT: "live" });
+    expect(config.port).toBe(9000);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.deployment).toBe("live");
+  });
+
+  test("an empty env value counts as unset", () => {
+    expect(loadConfig({}, { PORT: "" }).port).toBe(8787);
+  });
+
+  test.each([
+    [{ port: "abc" }, {}, /--port "abc".*integer/],
+    [{ port: "70000" }, {}, /--port "70000"/],
+    [{}, { MEMORYD_DEPLOYMENT: "prod" }, /MEMORYD_DEPLOYMENT "prod"/],
+    [{}, { MEMORYD_LOG_LEVEL: "loud" }, /MEMORYD_LOG_LEVEL "loud"/],
+    [{ "database-url": "mysql://x" }, {}, /--database-url \(value hidden\)/],
+  ] as const)("bad value %j %j names the setting", (flags, env, message) => {
+    expect(() => loadConfig(flags, env)).toThrow(ConfigError);
+    expect(() => loadConfig(flags, env)).toThrow(message);
+  });
+
+  test("a bad secret is named but never echoed", () => {
+    try {
+      loadConfig({}, { MEMORYD_ADMIN_TOKEN: "short-secret" });
+      throw new Error("expected a ConfigError");
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain("MEMORYD_ADMIN_TOKEN");
+      expect((error as Error).message).not.toContain("short-secret");
+    }
+  });
+});

@@ -1,0 +1,83 @@
+import { createApp, type App } from "../../src/app";
+import { createKey } from "../../src/auth/keys";
+import { createWorkspace } from "../../src/auth/workspaces";
+import { loadConfig, type Config } from "../../src/config";
+import type { Db } from "../../src/db/types";
+import { createLogger } from "../../src/log";
+import type { Audience, Scope } from "../../src/schema/auth";
+import { ALL_SCOPES } from "../../src/schema/auth";
+
+export const testConfig = (overrides: Partial<Config> = {}): Config => ({
+  ...loadConfig({}, { MEMORYD_LOG_LEVEL: "silent" }),
+  ...overrides,
+});
+
+export function testApp(db: Db, overrides: Partial<Config> = {}): App {
+  return createApp({ config: testConfig(overrides), db, log: createLogger("silent") });
+}
+
+let counter = 0;
+export function uniqueSlug(base = "ws"): string {
+  counter += 1;
+  return `${base}-${Date.now().toString(36)}-${counter}`;
+}
+
+export interface TestKey {
+  workspace: string;
+  secret: string;
+  id: string;
+  prefix: string;
+}
+
+/** A fresh workspace (unless one is given) and a key on it. */
+export async function makeKey(
+  db: Db,
+  options: { workspace?: string; scopes?: Scope[]; audience?: Audience; credits?: number; expiresAt?: string } = {},
+): Promise<TestKey> {
+  const workspace = options.workspace ?? (await createWorkspace(db, uniqueSlug(), options.credits ?? 1000)).slug;
+  const key = await createKey(db, "test", {
+    workspace,
+    name: "test key",
+    scopes: options.scopes ?? [...ALL_SCOPES],
+    audience: options.audience ?? "internal",
+    ...(options.expiresAt ? { expires_at: options.expiresAt } : {}),
+  });
+  return { workspace, secret: key.secret, id: key.id, prefix: key.prefix };
+}
+
+/** Real HTTP semantics through `app.handle()`. */
+export interface Handler {
+  handle(request: Request): Promise<Response>;
+}
+
+export async function call(
+  app: Handler,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; json: any; text: string }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] ??= "application/json";
+  const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+/**
+ * Rate windows are fixed 60 s slots; a counting test that straddles a slot edge would see two
+ * windows. Waits for a fresh slot when fewer than `needSeconds` remain in this one.
+ */
+export async function awayFromWindowEdge(needSeconds = 8): Promise<void> {
+  const intoWindow = (Date.now() / 1000) % 60;
+  if (intoWindow > 60 - needSeconds) await Bun.sleep((60 - intoWindow) * 1000 + 200);
+}
