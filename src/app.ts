@@ -4,6 +4,7 @@ import type { Db } from "./db/types";
 import { ApiError, internalError } from "./errors";
 import { healthRoutes } from "./http/health";
 import { keyPrefixes, MAX_BODY_BYTES, payloadTooLarge } from "./http/context";
+import { memoryRoutes } from "./http/memory";
 import { whoamiRoutes } from "./http/whoami";
 import type { Logger } from "./log";
 
@@ -62,7 +63,8 @@ export function createApp(deps: AppDeps) {
       });
     })
     .use(healthRoutes(deps))
-    .use(whoamiRoutes(deps));
+    .use(whoamiRoutes(deps))
+    .use(memoryRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -30,7 +30,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) return fail(2, error.message);
-    if (error instanceof ApiError) return fail(1, error.message);
+    // A bad argument is a usage error whichever layer noticed it.
+    if (error instanceof ApiError) return fail(error.code === "validation_error" ? 2 : 1, error.message);
     return fail(1, error instanceof Error ? error.message : String(error));
   }
 }

@@ -29,10 +29,15 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** Negative amounts (`credits add acme -5`) are values, not flags. */
+const NEGATIVE_NUMBER = /^-\d+$/;
+const NEGATIVE_MARK = "\u0000neg:";
+
 export function parseCommandLine(argv: string[]): ParsedArgs {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
+    const args = argv.map((a) => (NEGATIVE_NUMBER.test(a) ? `${NEGATIVE_MARK}${a}` : a));
+    parsed = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message.split("\n")[0] ?? "invalid arguments");
   }
@@ -41,7 +46,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     if (typeof value === "string") flags[name] = value;
   }
   return {
-    positionals: parsed.positionals,
+    positionals: parsed.positionals.map((p) => (p.startsWith(NEGATIVE_MARK) ? p.slice(NEGATIVE_MARK.length) : p)),
     flags,
     json: parsed.values.json === true,
     help: parsed.values.help === true,
@@ -62,6 +67,10 @@ Usage:
   memoryd credits set|add SLUG N
   memoryd credits show SLUG
   memoryd team add SLUG "Person Name"
+  memoryd facts pin|unpin FACT_ID
+  memoryd facts import FILE.jsonl --workspace SLUG   (progress bar on a terminal)
+  memoryd facts export --workspace SLUG              (JSONL on stdout)
+  memoryd end-users forget SLUG USER_ID
   memoryd --help | --version
 
 Every command accepts --data-dir DIR or --database-url URL (env MEMORYD_DATA_DIR, DATABASE_URL).

@@ -1,48 +1,14 @@
 import { createKey, listKeys, revokeKey } from "../auth/keys";
 import { addTeamMember, changeCredits, createWorkspace, findWorkspace } from "../auth/workspaces";
-import type { Config } from "../config";
 import { migrate } from "../db/migrate";
 import { openDatabase } from "../db/open";
-import type { Db } from "../db/types";
 import { createLogger } from "../log";
-import { CreateKeyInput } from "../schema/auth";
+import { CreateKeyInput, WorkspaceSlug } from "../schema/auth";
 import { parseInput } from "../schema/validate";
 import { startServer } from "../server";
-import { UsageError, type ParsedArgs } from "./args";
-
-export interface Io {
-  out(line: string): void;
-}
-
-type Command = (args: ParsedArgs, config: Config, io: Io) => Promise<void>;
-
-function positional(args: ParsedArgs, index: number, name: string): string {
-  const value = args.positionals[index];
-  if (value === undefined || value === "") throw new UsageError(`missing ${name}`);
-  return value;
-}
-
-function integerArg(value: string, name: string): number {
-  if (!/^-?\d+$/.test(value)) throw new UsageError(`${name} must be an integer, got "${value}"`);
-  return Number(value);
-}
-
-function requireFlag(args: ParsedArgs, name: string): string {
-  const value = args.flags[name];
-  if (value === undefined || value === "") throw new UsageError(`missing --${name}`);
-  return value;
-}
-
-/** Opens the configured database, brings it up to date, runs `fn`, and always closes it. */
-async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = await openDatabase(config);
-  try {
-    await migrate(db);
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
+import { UsageError } from "./args";
+import { MEMORY_COMMANDS } from "./memory-commands";
+import { integerArg, positional, requireFlag, withDb, type Command } from "./shared";
 
 const serve: Command = async (_args, config, io) => {
   const log = createLogger(config.logLevel);
@@ -76,7 +42,7 @@ const migrateCommand: Command = async (args, config, io) => {
 
 const workspacesCreate: Command = (args, config, io) =>
   withDb(config, async (db) => {
-    const slug = positional(args, 2, "SLUG");
+    const slug = parseInput(WorkspaceSlug, positional(args, 2, "SLUG"), "SLUG");
     const credits = integerArg(args.flags.credits ?? "0", "--credits");
     if (credits < 0) throw new UsageError("--credits must not be negative");
     const workspace = await createWorkspace(db, slug, credits);
@@ -167,6 +133,7 @@ export const COMMANDS: Record<string, Command> = {
   "credits add": credits("add"),
   "credits show": creditsShow,
   "team add": teamAdd,
+  ...MEMORY_COMMANDS,
 };
 
 export function findCommand(positionals: string[]): Command | undefined {

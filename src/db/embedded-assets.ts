@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -28,9 +29,16 @@ export function loadEmbeddedAssets(): Promise<EmbeddedAssets> {
       Bun.file(fsBundlePath).arrayBuffer(),
       Bun.file(pgTrgmPath).arrayBuffer(),
     ]);
-    const extensionDir = mkdtempSync(join(tmpdir(), "memoryd-ext-"));
+    // Named by content so every run reuses one copy instead of leaving a new one behind.
+    const digest = createHash("sha256").update(new Uint8Array(trgmBytes)).digest("hex").slice(0, 16);
+    const extensionDir = join(tmpdir(), `memoryd-ext-${digest}`);
     const trgmFile = join(extensionDir, "pg_trgm.tar.gz");
-    writeFileSync(trgmFile, new Uint8Array(trgmBytes));
+    if (!existsSync(trgmFile)) {
+      mkdirSync(extensionDir, { recursive: true });
+      const partial = `${trgmFile}.${process.pid}`;
+      writeFileSync(partial, new Uint8Array(trgmBytes));
+      renameSync(partial, trgmFile);
+    }
     const pgTrgm: Extension = {
       name: "pg_trgm",
       setup: async () => ({ bundlePath: pathToFileURL(trgmFile) }),

@@ -3,10 +3,11 @@ import { join, resolve } from "node:path";
 import { PGlite, types, type Transaction as PGliteTransaction } from "@electric-sql/pglite";
 import { ApiError } from "../errors";
 import { loadEmbeddedAssets } from "./embedded-assets";
+import { flatten } from "./fragment";
 import type { Db, Sql, Transaction } from "./types";
 
 /** Turns a tagged template into `$n` placeholders for PGlite's extended-protocol query. */
-function toQuery(strings: TemplateStringsArray): string {
+function toQuery(strings: readonly string[]): string {
   let text = strings[0] ?? "";
   for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;
   return text;
@@ -16,7 +17,8 @@ type Runner = Pick<PGliteTransaction, "query">;
 
 function wrap(runner: Runner): Sql {
   return (async (strings: TemplateStringsArray, ...values: unknown[]) => {
-    const result = await runner.query(toQuery(strings), values);
+    const flat = flatten(strings, values);
+    const result = await runner.query(toQuery(flat.strings), flat.values);
     return result.rows as never;
   }) as Sql;
 }

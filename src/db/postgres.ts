@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { flatten } from "./fragment";
 import type { Db, Sql, Transaction } from "./types";
 
 export interface PostgresOptions {
@@ -19,8 +20,10 @@ export function openPostgres(options: PostgresOptions): Db {
     connection: { application_name: "memoryd" },
   });
   const wrap = (s: postgres.Sql | postgres.TransactionSql): Sql =>
-    (async (strings: TemplateStringsArray, ...values: unknown[]) =>
-      (await s(strings, ...(values as postgres.ParameterOrFragment<never>[]))) as never) as Sql;
+    (async (strings: TemplateStringsArray, ...values: unknown[]) => {
+      const flat = flatten(strings, values);
+      return (await s(flat.strings, ...(flat.values as postgres.ParameterOrFragment<never>[]))) as never;
+    }) as Sql;
 
   return {
     kind: "postgres",

@@ -1,5 +1,6 @@
 // Imported as text so the compiled binary carries its migrations; append new files here in order.
 import foundation from "./001_foundation.sql" with { type: "text" };
+import memory from "./002_memory.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "foundation", sql: foundation }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "foundation", sql: foundation },
+  { version: 2, name: "memory", sql: memory },
+];

@@ -1,0 +1,79 @@
+import { createReadStream, existsSync } from "node:fs";
+import { createInterface } from "node:readline";
+import cliProgress from "cli-progress";
+import { importFacts } from "../capture/import";
+import { findWorkspace } from "../auth/workspaces";
+import { exportFacts, forgetEndUser, setPinned } from "../memory/admin";
+import { UsageError } from "./args";
+import { positional, requireFlag, withDb, type Command } from "./shared";
+
+const pin = (pinned: boolean): Command => (args, config, io) =>
+  withDb(config, async (db) => {
+    const result = await setPinned(db, positional(args, 2, "FACT_ID"), pinned);
+    if (args.json) io.out(JSON.stringify(result));
+    else io.out(`${pinned ? "pinned" : "unpinned"} ${result.fact_id}`);
+  });
+
+const factsImport: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const file = positional(args, 2, "FILE.jsonl");
+    if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+    const workspace = await findWorkspace(db, requireFlag(args, "workspace"));
+    const totalLines = await countLines(file);
+    const bar = process.stderr.isTTY
+      ? new cliProgress.SingleBar({ format: "importing [{bar}] {value}/{total} lines | {eta_formatted} left", stream: process.stderr })
+      : undefined;
+    bar?.start(totalLines, 0);
+    const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
+    const result = await importFacts(db, workspace.id, lines, (p) => bar?.update(p.lines));
+    bar?.update(result.lines);
+    bar?.stop();
+    for (const r of result.rejected) process.stderr.write(`line ${r.line}: ${r.reason} (skipped)\n`);
+    const summary = {
+      lines: result.lines,
+      created: result.created,
+      superseded: result.superseded,
+      skipped: result.skipped,
+      rejected: result.rejected.length,
+    };
+    if (args.json) io.out(JSON.stringify(summary));
+    else {
+      io.out(
+        `imported ${file} into ${workspace.slug}: ${summary.created} created, ${summary.superseded} superseded, ` +
+          `${summary.skipped} duplicates skipped, ${summary.rejected} bad lines rejected`,
+      );
+    }
+  });
+
+async function countLines(file: string): Promise<number> {
+  let n = 0;
+  for await (const _ of createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY })) n += 1;
+  return n;
+}
+
+const factsExport: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspace = await findWorkspace(db, requireFlag(args, "workspace"));
+    for await (const fact of exportFacts(db, workspace.id)) io.out(JSON.stringify(fact));
+  });
+
+const endUsersForget: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspace = await findWorkspace(db, positional(args, 2, "SLUG"));
+    const receipt = await db.transaction((tx) => forgetEndUser(tx, workspace, positional(args, 3, "USER_ID")));
+    if (args.json) io.out(JSON.stringify(receipt));
+    else {
+      io.out(
+        `forgot end user ${receipt.end_user_id} in ${receipt.workspace}: ${receipt.facts_deleted} facts deleted` +
+          `${receipt.end_user_deleted ? ", end user record deleted" : ""}`,
+      );
+    }
+  });
+
+export const MEMORY_COMMANDS: Record<string, Command> = {
+  "facts pin": pin(true),
+  "facts unpin": pin(false),
+  "facts import": factsImport,
+  "facts export": factsExport,
+  "end-users forget": endUsersForget,
+};
