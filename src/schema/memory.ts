@@ -1,9 +1,17 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type StringOptions, type TString } from "@sinclair/typebox";
+
+/**
+ * API text: PostgreSQL cannot store NUL characters, so they are refused up front with a clear
+ * error instead of failing deep in the database.
+ */
+export function Text(options: StringOptions & { minLength: number; maxLength: number; description: string }): TString {
+  return Type.String({ pattern: "^[^\\u0000]*$", ...options });
+}
 
 /** 2.2: naming an end user makes facts about that person available to the call. */
 export const EndUser = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 200, description: "your own identifier for the person" }),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "display name" })),
+  id: Text({ minLength: 1, maxLength: 200, description: "your own identifier for the person (1-200 characters)" }),
+  name: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "display name (1-200 characters)" })),
 });
 export type EndUser = Static<typeof EndUser>;
 
@@ -65,7 +73,7 @@ export const TeachResult = Type.Object({
 });
 export type TeachResult = Static<typeof TeachResult>;
 
-const Query = Type.String({ minLength: 1, maxLength: 2000, description: "what to look for, in plain words (1-2000 characters)" });
+const Query = Text({ minLength: 1, maxLength: 2000, description: "what to look for, in plain words (1-2000 characters)" });
 
 /** 4.1 */
 export const SearchRequest = Type.Object({
@@ -92,11 +100,12 @@ export const ContextRequest = Type.Object({
 export type ContextRequest = Static<typeof ContextRequest>;
 
 /** A fact's text: 1-4000 characters with at least one non-space character. */
-export const FactText = Type.String({
+export const FactText = Text({
   minLength: 1,
   maxLength: 4000,
-  pattern: "\\S",
-  description: "1-4000 characters, not only whitespace",
+  // at least one visible character, and no NUL anywhere; linear: one anchored lookahead
+  pattern: "^(?=[\\s\\S]*\\S)[^\\u0000]*$",
+  description: "1-4000 characters, not only whitespace, no NUL characters",
 });
 
 /** 4.3, plus the `end_user` extension: taught facts are then about that person. */
@@ -109,3 +118,30 @@ export const TeachRequest = Type.Object({
   end_user: Type.Optional(EndUser),
 });
 export type TeachRequest = Static<typeof TeachRequest>;
+
+/** One line of `facts export` (every field, superseded facts included). */
+export const ExportedFact = Type.Object({
+  fact_id: Type.String(),
+  text: Type.String(),
+  kind: FactKind,
+  origin: Origin,
+  subject: Type.String(),
+  subject_type: SubjectType,
+  end_user: Type.Union([EndUser, Type.Null()]),
+  confidence: Type.Number(),
+  recorded_time: Type.String(),
+  sensitive: Type.Boolean(),
+  pinned: Type.Boolean(),
+  superseded_by: Type.Union([Type.String(), Type.Null()]),
+});
+export type ExportedFact = Static<typeof ExportedFact>;
+
+/** One line of `facts import`: only `text` is required; an export line is accepted as is. */
+export const ImportLine = Type.Object({
+  text: FactText,
+  origin: Type.Optional(Origin),
+  end_user: Type.Optional(Type.Union([EndUser, Type.Null()])),
+  recorded_time: Type.Optional(Type.String({ format: "date-time" })),
+  pinned: Type.Optional(Type.Boolean()),
+});
+export type ImportLine = Static<typeof ImportLine>;

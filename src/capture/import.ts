@@ -1,0 +1,60 @@
+import type { Db } from "../db/types";
+import { ApiError } from "../errors";
+import { ImportLine } from "../schema/memory";
+import { parseInput } from "../schema/validate";
+import { captureFacts, type CaptureItem } from "./pipeline";
+
+const BATCH = 20;
+
+export interface ImportProgress {
+  lines: number;
+  created: number;
+  superseded: number;
+  skipped: number;
+  rejected: { line: number; reason: string }[];
+}
+
+/**
+ * Feeds a JSONL stream through the capture pipeline in batches. A bad line is reported with its
+ * number and skipped; every good line is captured. Origin, end user, time and pin are kept, so
+ * importing an export reproduces the workspace (supersession replays in order).
+ */
+export async function importFacts(
+  db: Db,
+  workspaceId: string,
+  lines: AsyncIterable<string>,
+  onProgress: (p: ImportProgress) => void = () => {},
+): Promise<ImportProgress> {
+  const progress: ImportProgress = { lines: 0, created: 0, superseded: 0, skipped: 0, rejected: [] };
+  let batch: CaptureItem[] = [];
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    const items = batch;
+    batch = [];
+    const result = await db.transaction((tx) => captureFacts(tx, workspaceId, items));
+    progress.created += result.created;
+    progress.superseded += result.superseded;
+    progress.skipped += result.skipped;
+    onProgress(progress);
+  };
+  for await (const raw of lines) {
+    progress.lines += 1;
+    if (raw.trim() === "") continue;
+    try {
+      const line = parseInput(ImportLine, JSON.parse(raw), "line");
+      batch.push({
+        text: line.text,
+        origin: line.origin ?? "ingested",
+        endUser: line.end_user ?? undefined,
+        recordedAt: line.recorded_time === undefined ? undefined : new Date(line.recorded_time),
+        pinned: line.pinned,
+      });
+    } catch (error) {
+      const reason = error instanceof ApiError ? error.message : "not valid JSON";
+      progress.rejected.push({ line: progress.lines, reason });
+    }
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+  return progress;
+}

@@ -1,0 +1,129 @@
+import { createHash } from "node:crypto";
+import type { Queryable } from "../db/types";
+import type { FactKind, Origin, SubjectType } from "../schema/memory";
+
+export interface NewFactRow {
+  id: string;
+  text: string;
+  normalized: string;
+  kind: FactKind;
+  origin: Origin;
+  subject: string;
+  subjectType: SubjectType;
+  endUserId: string | null;
+  confidence: number;
+  recordedAt: Date;
+  sensitive: boolean;
+  pinned: boolean;
+  claimKey: string | null;
+  claimValue: string | null;
+}
+
+export interface LiveClaim {
+  id: string;
+  claim_key: string;
+  claim_value: string;
+}
+
+/** Same digest as Postgres `md5(text)`, so the duplicate lookup can use the unique index. */
+export const duplicateDigest = (normalized: string): string => createHash("md5").update(normalized, "utf8").digest("hex");
+
+/**
+ * Serialises writers of one workspace's facts (on every instance): without it two concurrent
+ * calls could each supersede the same claim and leave two contradicting facts live.
+ */
+export async function lockWorkspaceFacts(tx: Queryable, workspaceId: string): Promise<void> {
+  await tx.sql`SELECT pg_advisory_xact_lock(hashtext(${`capture:${workspaceId}`}))`;
+}
+
+export async function teamMemberNames(db: Queryable, workspaceId: string): Promise<string[]> {
+  const rows = await db.sql<{ name: string }>`SELECT name FROM team_members WHERE workspace_id = ${workspaceId}`;
+  return rows.map((r) => r.name);
+}
+
+/** Records the end user; a name given later fills in (or updates) the display name. */
+export async function upsertEndUser(db: Queryable, workspaceId: string, id: string, name: string | undefined): Promise<void> {
+  await db.sql`
+    INSERT INTO end_users (workspace_id, id, name) VALUES (${workspaceId}, ${id}, ${name ?? null})
+    ON CONFLICT (workspace_id, id) DO UPDATE SET name = coalesce(EXCLUDED.name, end_users.name)`;
+}
+
+/** Which of these (end user, normalized text) pairs already exist as live facts. */
+export async function existingDuplicates(
+  db: Queryable,
+  workspaceId: string,
+  keys: readonly { endUserId: string | null; normalized: string }[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db.sql<{ owner: string; normalized: string }>`
+    SELECT coalesce(f.end_user_id, '') AS owner, f.normalized
+      FROM facts f
+      JOIN unnest(${keys.map((k) => k.endUserId ?? "")}::text[], ${keys.map((k) => duplicateDigest(k.normalized))}::text[]) AS k(owner, digest)
+        ON coalesce(f.end_user_id, '') = k.owner AND md5(f.normalized) = k.digest
+     WHERE f.workspace_id = ${workspaceId} AND f.superseded_by IS NULL`;
+  return new Set(rows.map((r) => `${r.owner}\n${r.normalized}`));
+}
+
+export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: readonly string[]): Promise<LiveClaim[]> {
+  if (claimKeys.length === 0) return [];
+  return db.sql<LiveClaim>`
+    SELECT id, claim_key, claim_value FROM facts
+     WHERE workspace_id = ${workspaceId} AND claim_key = ANY(${[...claimKeys]}::text[]) AND superseded_by IS NULL
+     ORDER BY recorded_at, id`;
+}
+
+/**
+ * Inserts facts in one statement. Non-text columns travel as text arrays and are cast in SQL:
+ * postgres.js cannot infer array types for booleans and numbers. A row that collides with a live duplicate (a racing replay on
+ * another connection) is dropped by ON CONFLICT and reported as not inserted.
+ */
+export async function insertFacts(db: Queryable, workspaceId: string, rows: readonly NewFactRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const col = <K extends keyof NewFactRow>(key: K): NewFactRow[K][] => rows.map((r) => r[key]);
+  const inserted = await db.sql<{ id: string }>`
+    INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id,
+                       confidence, recorded_at, sensitive, pinned, claim_key, claim_value)
+    SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id,
+           r.confidence, r.recorded_at, r.sensitive, r.pinned, r.claim_key, r.claim_value
+      FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
+                  ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
+                  ${col("endUserId")}::text[], ${col("confidence").map(String)}::text[]::real[],
+                  ${col("recordedAt").map((d) => d.toISOString())}::timestamptz[], ${col("sensitive").map(String)}::text[]::boolean[],
+                  ${col("pinned").map(String)}::text[]::boolean[], ${col("claimKey")}::text[], ${col("claimValue")}::text[])
+           AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, confidence, recorded_at,
+                sensitive, pinned, claim_key, claim_value)
+    ON CONFLICT DO NOTHING
+    RETURNING id`;
+  return new Set(inserted.map((r) => r.id));
+}
+
+export async function markSuperseded(db: Queryable, pairs: readonly { oldId: string; newId: string }[]): Promise<void> {
+  if (pairs.length === 0) return;
+  await db.sql`
+    UPDATE facts f SET superseded_by = p.new_id
+      FROM unnest(${pairs.map((p) => p.oldId)}::text[], ${pairs.map((p) => p.newId)}::text[]) AS p(old_id, new_id)
+     WHERE f.id = p.old_id AND f.superseded_by IS NULL`;
+}
+
+/**
+ * Adds the new facts to the ranking statistics. Lexemes are upserted in sorted order so two
+ * transactions never wait on each other's rows in opposite orders (no deadlock).
+ */
+export async function addToTermStats(db: Queryable, workspaceId: string, factIds: readonly string[]): Promise<void> {
+  if (factIds.length === 0) return;
+  const ids = [...factIds];
+  await db.sql`
+    INSERT INTO term_stats (workspace_id, lexeme, df)
+    SELECT ${workspaceId}, lexeme, count(*)::int
+      FROM facts f, unnest(tsvector_to_array(f.search)) AS lexeme
+     WHERE f.id = ANY(${ids}::text[])
+     GROUP BY lexeme
+     ORDER BY lexeme
+    ON CONFLICT (workspace_id, lexeme) DO UPDATE SET df = term_stats.df + EXCLUDED.df`;
+  await db.sql`
+    INSERT INTO memory_stats (workspace_id, fact_count, total_length)
+    SELECT ${workspaceId}, count(*), coalesce(sum(length(f.search)), 0) FROM facts f WHERE f.id = ANY(${ids}::text[])
+    ON CONFLICT (workspace_id) DO UPDATE
+      SET fact_count = memory_stats.fact_count + EXCLUDED.fact_count,
+          total_length = memory_stats.total_length + EXCLUDED.total_length`;
+}

@@ -1,0 +1,78 @@
+import { notFound } from "../errors";
+import type { Queryable } from "../db/types";
+import type { ExportedFact } from "../schema/memory";
+
+export async function setPinned(db: Queryable, factId: string, pinned: boolean): Promise<{ fact_id: string; pinned: boolean }> {
+  const rows = await db.sql<{ id: string; pinned: boolean }>`UPDATE facts SET pinned = ${pinned} WHERE id = ${factId} RETURNING id, pinned`;
+  const row = rows[0];
+  if (!row) throw notFound(`fact "${factId}"`);
+  return { fact_id: row.id, pinned: row.pinned };
+}
+
+interface ExportRow {
+  id: string;
+  text: string;
+  kind: ExportedFact["kind"];
+  origin: ExportedFact["origin"];
+  subject: string;
+  subject_type: ExportedFact["subject_type"];
+  end_user_id: string | null;
+  end_user_name: string | null;
+  confidence: number;
+  recorded_at: Date;
+  sensitive: boolean;
+  pinned: boolean;
+  superseded_by: string | null;
+}
+
+const EXPORT_PAGE = 1000;
+
+/** Every fact of a workspace, history included, in creation order; paged so memory stays flat. */
+export async function* exportFacts(db: Queryable, workspaceId: string): AsyncGenerator<ExportedFact> {
+  let after = "";
+  for (;;) {
+    const rows = await db.sql<ExportRow>`
+      SELECT f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, u.name AS end_user_name,
+             f.confidence, f.recorded_at, f.sensitive, f.pinned, f.superseded_by
+        FROM facts f
+        LEFT JOIN end_users u ON u.workspace_id = f.workspace_id AND u.id = f.end_user_id
+       WHERE f.workspace_id = ${workspaceId} AND f.id > ${after}
+       ORDER BY f.id
+       LIMIT ${EXPORT_PAGE}`;
+    for (const r of rows) {
+      yield {
+        fact_id: r.id,
+        text: r.text,
+        kind: r.kind,
+        origin: r.origin,
+        subject: r.subject,
+        subject_type: r.subject_type,
+        end_user: r.end_user_id === null ? null : { id: r.end_user_id, ...(r.end_user_name ? { name: r.end_user_name } : {}) },
+        confidence: Math.round(Number(r.confidence) * 1000) / 1000,
+        recorded_time: new Date(r.recorded_at).toISOString(),
+        sensitive: r.sensitive,
+        pinned: r.pinned,
+        superseded_by: r.superseded_by,
+      };
+    }
+    if (rows.length < EXPORT_PAGE) return;
+    after = rows[rows.length - 1]?.id ?? after;
+  }
+}
+
+export interface ForgetReceipt {
+  workspace: string;
+  end_user_id: string;
+  facts_deleted: number;
+  end_user_deleted: boolean;
+}
+
+/** Right to be forgotten: every fact about the end user, and the end user record, are deleted. */
+export async function forgetEndUser(db: Queryable, workspace: { id: string; slug: string }, endUserId: string): Promise<ForgetReceipt> {
+  const facts = await db.sql<{ n: number }>`
+    WITH gone AS (DELETE FROM facts WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING 1)
+    SELECT count(*)::int AS n FROM gone`;
+  const users = await db.sql<{ id: string }>`
+    DELETE FROM end_users WHERE workspace_id = ${workspace.id} AND id = ${endUserId} RETURNING id`;
+  return { workspace: workspace.slug, end_user_id: endUserId, facts_deleted: facts[0]?.n ?? 0, end_user_deleted: users.length > 0 };
+}

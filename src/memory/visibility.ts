@@ -1,0 +1,44 @@
+import type { AuthContext } from "../auth/authenticate";
+import { fragment, type Fragment } from "../db/fragment";
+import type { Audience } from "../schema/auth";
+import { EXTERNAL_MCP_KINDS, type FactKind } from "../schema/memory";
+
+/** Where a read comes from: the tool server narrows what external keys receive. */
+export type Channel = "rest" | "mcp" | "worker";
+
+/** Everything that decides which facts one call may see. */
+export interface Visibility {
+  workspaceId: string;
+  audience: Audience;
+  /** The end user named in the call; facts about any other end user stay hidden. */
+  endUserId: string | null;
+  /** null = every kind. */
+  kinds: readonly FactKind[] | null;
+}
+
+export function visibilityFor(auth: AuthContext, channel: Channel, endUserId: string | null): Visibility {
+  return {
+    workspaceId: auth.workspaceId,
+    audience: auth.audience,
+    endUserId,
+    kinds: auth.audience === "external" && channel === "mcp" ? EXTERNAL_MCP_KINDS : null,
+  };
+}
+
+/**
+ * The one visibility predicate, applied inside the SQL of every read (facts aliased `f`), before
+ * ranking, so nothing outside it can reach a response, a packet or a model:
+ * - only this workspace, never superseded facts;
+ * - facts about an end user only when that end user is named in the call;
+ * - external keys: no sensitive facts, no team facts, nothing the agent inferred;
+ * - external keys on the tool server: only the listed kinds.
+ */
+export function visibleFacts(v: Visibility): Fragment {
+  const internal = v.audience === "internal";
+  const kinds = v.kinds === null ? null : [...v.kinds];
+  return fragment`f.workspace_id = ${v.workspaceId}
+    AND f.superseded_by IS NULL
+    AND (f.end_user_id IS NULL OR f.end_user_id = ${v.endUserId}::text)
+    AND (${internal}::boolean OR (NOT f.sensitive AND f.subject_type <> 'team' AND f.origin <> 'agent_inferred'))
+    AND (${kinds}::text[] IS NULL OR f.kind = ANY(${kinds}::text[]))`;
+}

@@ -1,0 +1,107 @@
+import { expect, test } from "bun:test";
+import fc from "fast-check";
+import type { AuthContext } from "../../src/auth/authenticate";
+import { createWorkspace } from "../../src/auth/workspaces";
+import { addToTermStats, insertFacts, markSuperseded, type NewFactRow } from "../../src/capture/store";
+import { sortableId } from "../../src/ids";
+import { buildContext } from "../../src/memory/context";
+import { searchFacts } from "../../src/memory/search";
+import type { Channel } from "../../src/memory/visibility";
+import type { FactKind, Origin, SubjectType } from "../../src/schema/memory";
+import { uniqueSlug } from "../helpers/app";
+import { describeEachDb } from "../helpers/databases";
+
+const ORIGINS: Origin[] = ["user_stated", "ingested", "agent_inferred", "agent_action", "system"];
+const KINDS: FactKind[] = ["decision", "preference", "profile_fact", "observation"];
+const USERS = ["u1", "u2", "u3"];
+
+const factArb = fc.record({
+  subjectType: fc.constantFrom<SubjectType>("end_user", "team", "workspace"),
+  user: fc.constantFrom(...USERS),
+  origin: fc.constantFrom(...ORIGINS),
+  kind: fc.constantFrom(...KINDS),
+  sensitive: fc.boolean(),
+  superseded: fc.boolean(),
+  pinned: fc.boolean(),
+  word: fc.constantFrom("alpha", "bravo", "charlie"),
+});
+
+const callArb = fc.record({
+  audience: fc.constantFrom<"internal" | "external">("internal", "external"),
+  endUser: fc.option(fc.constantFrom(...USERS, "nobody"), { nil: null }),
+  channel: fc.constantFrom<Channel>("rest", "mcp"),
+  query: fc.constantFrom("zebra", "zebra alpha", "bravo charlie zebra", "the of", "zebr"),
+  workspace: fc.nat({ max: 1 }),
+});
+
+describeEachDb("visibility (property)", (get) => {
+  test("no fact ever crosses workspace, end-user, audience, kind or supersession lines", async () => {
+    const { db } = get();
+    await fc.assert(
+      fc.asyncProperty(fc.array(factArb, { minLength: 1, maxLength: 25 }), fc.array(callArb, { minLength: 1, maxLength: 6 }), async (facts, calls) => {
+        const workspaces = [await createWorkspace(db, uniqueSlug("vis"), 0), await createWorkspace(db, uniqueSlug("vis"), 0)];
+        const meta = new Map<string, { ws: string; f: (typeof facts)[number] }>();
+        for (const [i, f] of facts.entries()) {
+          const ws = workspaces[i % 2]!.id;
+          const row: NewFactRow = {
+            id: sortableId("fact"),
+            text: `zebra ${f.word} fact number ${i}`,
+            normalized: `zebra ${f.word} fact number ${i}`,
+            kind: f.kind,
+            origin: f.origin,
+            subject: f.subjectType === "end_user" ? f.user : f.subjectType,
+            subjectType: f.subjectType,
+            endUserId: f.subjectType === "end_user" ? f.user : null,
+            confidence: 0.8,
+            recordedAt: new Date(Date.now() - i * 1000),
+            sensitive: f.sensitive,
+            pinned: f.pinned,
+            claimKey: null,
+            claimValue: null,
+          };
+          await db.transaction(async (tx) => {
+            await insertFacts(tx, ws, [row]);
+            await addToTermStats(tx, ws, [row.id]);
+            if (f.superseded) {
+              const replacement = { ...row, id: sortableId("fact"), text: `${row.text} v2`, normalized: `${row.normalized} v2`, superseded: false };
+              await insertFacts(tx, ws, [replacement]);
+              meta.set(replacement.id, { ws, f: { ...f, superseded: false } });
+              await markSuperseded(tx, [{ oldId: row.id, newId: replacement.id }]);
+            }
+          });
+          meta.set(row.id, { ws, f });
+        }
+        for (const call of calls) {
+          const ws = workspaces[call.workspace]!;
+          const auth: AuthContext = {
+            keyId: "key_x",
+            keyName: "x",
+            keyPrefix: "ak_test_x",
+            workspaceId: ws.id,
+            scopes: ["memory.read"],
+            audience: call.audience,
+            rate: { limit: 120, remaining: 100, reset: 0 },
+          };
+          const ctx = { db, auth, channel: call.channel };
+          const endUser = call.endUser === null ? undefined : { id: call.endUser };
+          const searched = (await searchFacts(ctx, { query: call.query, limit: 100, end_user: endUser })).facts.map((f) => f.fact_id);
+          const packet = (await buildContext(ctx, { query: call.query, token_budget: 20000, end_user: endUser })).facts.map((f) => f.fact_id);
+          for (const id of [...searched, ...packet]) {
+            const m = meta.get(id);
+            expect(m).toBeDefined();
+            const f = m!.f;
+            expect(m!.ws).toBe(ws.id);
+            expect(f.superseded).toBe(false);
+            if (f.subjectType === "end_user") expect(f.user).toBe(call.endUser!);
+            if (call.audience === "external") {
+              expect(f.sensitive).toBe(false);
+              expect(f.subjectType).not.toBe("team");
+              expect(f.origin).not.toBe("agent_inferred");
+            }
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  }, 120_000);
+});
