@@ -1,0 +1,84 @@
+/**
+ * The pure half of the capture pipeline: text in, analysis out, no database and no model.
+ * Every decision comes from a named rule in src/capture/rules/, and `explainFact` reports which,
+ * so any stored subject, kind, sensitive flag or claim can be traced to one table line.
+ */
+import type { FactKind } from "../schema/memory";
+import { extractClaim } from "./claim";
+import { matchesOf } from "./rules/rule";
+import { DEFAULT_KIND_RULE, KIND_RULES } from "./rules/kind";
+import { SENSITIVE_RULES } from "./rules/sensitive";
+import { attributeSubject, viewOf, type SubjectResult, type TextView } from "./subject";
+import { normalizeForDuplicates, prepareForAnalysis } from "./text";
+import type { CaptureInput, FactAnalysis } from "./types";
+
+export { normalizeForDuplicates } from "./text";
+
+/** Which rule produced each part of an analysis. */
+export interface FactExplanation {
+  analysis: FactAnalysis;
+  rules: {
+    subject: string;
+    kind: string;
+    /** Every sensitive rule that matched (empty when not sensitive). */
+    sensitive: string[];
+    /** The claim rule that matched, if any, and why its claim was refused, if it was. */
+    claim: string | null;
+    claimRefusedBy: string | null;
+  };
+}
+
+/** Analyses one fact. Deterministic: the same input always gives the same analysis. */
+export function analyzeFact(input: CaptureInput): FactAnalysis {
+  return explainFact(input).analysis;
+}
+
+/** `analyzeFact` plus the name of every rule that decided the result. */
+export function explainFact(input: CaptureInput): FactExplanation {
+  const view = viewOf(prepareForAnalysis(input.text));
+  const subject = attributeSubject(input, view);
+  const kind = classifyKind(view, subject);
+  const sensitive = sensitiveRules(view.full);
+  const claim = extractClaim(input, view, subject);
+  return {
+    analysis: {
+      normalized: normalizeForDuplicates(input.text),
+      subject: subject.subject,
+      subjectType: subject.subjectType,
+      kind: kind.kind,
+      sensitive: sensitive.length > 0,
+      claim: claim.claim,
+    },
+    rules: { subject: subject.rule, kind: kind.rule, sensitive, claim: claim.rule, claimRefusedBy: claim.refusedBy },
+  };
+}
+
+/** First kind rule that fires, honouring `unless` and the person-subject requirement. */
+function classifyKind(view: TextView, subject: SubjectResult): { kind: FactKind; rule: string } {
+  for (const rule of KIND_RULES) {
+    if (rule.needsPerson === true && !subject.personish) continue;
+    if (!rule.pattern.test(view.body)) continue;
+    if (rule.unless?.test(view.body) === true) continue;
+    return { kind: rule.kind, rule: rule.name };
+  }
+  return { kind: "observation", rule: DEFAULT_KIND_RULE };
+}
+
+/**
+ * Names of all sensitive rules that match. The full text is scanned (speaker prefix included) so
+ * nothing can hide a secret in front of a colon.
+ */
+export function sensitiveRules(text: string): string[] {
+  const fired: string[] = [];
+  for (const rule of SENSITIVE_RULES) {
+    const check = rule.check;
+    const hit = check === undefined ? rule.pattern.test(text) : anyMatch(rule.pattern, text, check);
+    if (hit) fired.push(rule.name);
+  }
+  return fired;
+}
+
+function anyMatch(pattern: RegExp, text: string, check: (match: string) => boolean): boolean {
+  for (const match of matchesOf(pattern, text)) if (check(match[0])) return true;
+  return false;
+}

@@ -1,0 +1,87 @@
+/**
+ * Word lists the subject rules consult. Lists (not regexes) because they are membership tests on
+ * one lower-cased word, and because a reviewer can read and extend them without regex knowledge.
+ */
+
+const words = (text: string): ReadonlySet<string> => new Set(text.trim().split(/\s+/u));
+
+/**
+ * Function words: never a topic and never a name. Articles, pronouns, auxiliaries, prepositions,
+ * conjunctions, question words and sentence adverbs.
+ */
+export const FUNCTION_WORDS: ReadonlySet<string> = words(`
+  the a an this that these those it its it's they them their theirs there here
+  i i'm i've i'd i'll my mine me you you're your yours he he's his him she she's her hers
+  we we're we've we'd we'll our ours us one ones someone something anything everything nothing
+  is are was were be been being am do does did has have had can could should would will shall
+  must may might isn't aren't wasn't weren't don't doesn't didn't hasn't haven't hadn't can't
+  couldn't shouldn't wouldn't won't
+  when whenever if unless then while because since after before during until as at on in of for
+  to from with without by about into onto over under between through per via than like
+  and but or so yet nor not no yes also however please always never often sometimes usually
+  every each all some most many any none both only just still even maybe perhaps really very
+  today yesterday tomorrow tonight now later soon recently currently lately already again
+  what which who whom whose where why how
+  let let's there's here's that's what's who's it'll
+`);
+
+/** Pronouns that make the sentence about a person even when no name is given ("She lives in Oslo"). */
+export const PERSONAL_PRONOUNS: ReadonlySet<string> = words(`
+  i i'm i've i'd my me he he's his him she she's her they they're their you your
+`);
+
+/**
+ * Capitalised words that look like names at the start of a sentence or before "'s" but are not:
+ * days, months, labels ("Note:", "Password:"), imperatives and generic people-nouns.
+ */
+const NOT_NAMES_EXTRA: ReadonlySet<string> = words(`
+  monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays
+  saturday saturdays sunday sundays weekend weekends
+  january february march april june july august september october november december
+  note notes update updates decision decisions summary todo fyi re ps nb important reminder
+  context fact facts question answer action issue bug status warning tip agenda goal owner
+  edit fix feature idea password passcode passphrase pin token key secret email phone address
+  username login url link name title role age subject topic source example result error output
+  input step eta deadline budget plan outcome priority warning caution tldr q
+  use make add remember ask send keep avoid check set try stop start run call tell give take
+  hi hello hey thanks thank ok okay sure well oh wow yeah yep nope sorry great good nice cool
+  everyone everybody somebody nobody anyone anybody users user customers customer people folks
+  guys members staff employees engineers developers clients team teams company
+  mr mrs ms dr last next first second new old other another same
+`);
+
+/** The full stop list for name detection: function words plus the look-alikes above. */
+export const NOT_NAMES: ReadonlySet<string> = new Set([...FUNCTION_WORDS, ...NOT_NAMES_EXTRA]);
+
+/**
+ * Verbs that end a topic phrase ("The deploy pipeline | runs on Fridays") and that are skipped
+ * after a leading pronoun ("I | prefer dark mode"). Only forms that are rarely nouns: "run",
+ * "report" and "use" are left out because "the nightly run" and "the report" are topics.
+ */
+export const VERB_WORDS: ReadonlySet<string> = words(`
+  prefer prefers preferred like likes liked love loves loved hate hates hated enjoy enjoys enjoyed
+  want wants wanted wish wishes wished need needs needed think thinks thought know knows knew
+  believe believes believed feel feels felt decide decides decided agree agrees agreed
+  choose chooses chose chosen approve approves approved opted settled went goes go got gets get
+  runs ran uses works worked lives lived live says said seems seemed looks looked happens
+  happened starts started stops stopped fails failed breaks broke broken keeps kept becomes became
+  includes included contains contained requires required supports supported owns owned leads led
+  manages managed reports reported ships shipped takes took makes made gives gave moved moves
+  joined joins left leaves sent sends told tells met meets came comes saw sees bought buys
+  sold sells spent spends wrote writes built builds found finds lost loses paid pays won wins
+`);
+
+/** Irregular past and 3rd-person forms that show the word before them is a sentence subject. */
+export const SUBJECT_VERB_SOURCE =
+  "(?:is|was|are|were|has|had|have|will|would|can|could|should|must|may|might|does|did|do|" +
+  "isn't|wasn't|doesn't|didn't|won't|can't|hasn't|hadn't|'ll|'d|and|went|sent|said|got|made|took|" +
+  "gave|ran|met|left|came|became|began|bought|built|found|felt|kept|knew|lost|paid|put|read|saw|" +
+  "sold|spent|told|thought|won|wrote|chose|prefer|like|love|hate|want|always|never|often|usually|" +
+  "also|now|just|really|recently|still|[a-z]{1,24}(?:s|ed))(?![\\p{L}\\p{N}'])";
+
+/** Names that are also everyday words: matched as team members only when capitalised ("Will"). */
+export const AMBIGUOUS_NAMES: ReadonlySet<string> = words(`
+  will may june april august mark bill grace hope joy faith rose lily page sue pat rich frank art
+  max sky summer dawn chance guy jack ray sandy penny ruby amber crystal iris olive violet autumn
+  skip hunter major king rob drew gene bob
+`);
