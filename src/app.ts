@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
+import type { AnswerEngine } from "./answers/engine";
 import type { Config } from "./config";
 import type { Db } from "./db/types";
 import { ApiError, internalError } from "./errors";
+import { answerRoutes } from "./http/answers";
 import { healthRoutes } from "./http/health";
 import { keyPrefixes, MAX_BODY_BYTES, payloadTooLarge } from "./http/context";
 import { memoryRoutes } from "./http/memory";
@@ -12,6 +14,7 @@ export interface AppDeps {
   config: Config;
   db: Db;
   log: Logger;
+  engine: AnswerEngine;
   /** False once shutdown began: /readyz turns 503 so load balancers drain this instance. */
   isAccepting?: () => boolean;
 }
@@ -64,7 +67,8 @@ export function createApp(deps: AppDeps) {
     })
     .use(healthRoutes(deps))
     .use(whoamiRoutes(deps))
-    .use(memoryRoutes(deps));
+    .use(memoryRoutes(deps))
+    .use(answerRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

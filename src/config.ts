@@ -54,7 +54,7 @@ export const SETTINGS: Record<Key, Setting> = {
   deployment: { env: "MEMORYD_DEPLOYMENT", default: "test", description: "`live` issues ak_live_ keys, `test` ak_test_" },
   anthropicApiKey: { env: "ANTHROPIC_API_KEY", secret: true, description: "enables the anthropic provider" },
   anthropicBaseUrl: { env: "ANTHROPIC_BASE_URL", description: "Anthropic API base URL" },
-  model: { env: "MEMORYD_MODEL", default: "claude-sonnet-4-5", description: "default model for agents" },
+  model: { env: "MEMORYD_MODEL", default: "claude-sonnet-5-5", description: "default model for agents" },
   adminToken: { env: "MEMORYD_ADMIN_TOKEN", secret: true, description: "token for the settings app (min 16 chars)" },
   logLevel: { env: "MEMORYD_LOG_LEVEL", default: "info", description: "debug, info, warn, error or silent" },
 };

@@ -1,4 +1,5 @@
 import { createApp, type App } from "./app";
+import { AnswerEngine } from "./answers/engine";
 import { pruneRateWindows } from "./auth/authenticate";
 import { createKey } from "./auth/keys";
 import { countWorkspaces, createWorkspace } from "./auth/workspaces";
@@ -52,7 +53,9 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   }
 
   let accepting = true;
-  const app = createApp({ config, db, log, isAccepting: () => accepting });
+  const engine = new AnswerEngine({ db, config, log });
+  await engine.start(true);
+  const app = createApp({ config, db, log, engine, isAccepting: () => accepting });
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_BODY_BYTES * 2 });
   const server = app.server;
   if (!server) throw new Error("server failed to start");
@@ -69,11 +72,11 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
     stopping ??= (async () => {
       accepting = false;
       clearInterval(janitor);
+      // No new connections; in-flight requests (open answer streams too) may finish.
       const graceful = server.stop(false);
-      const timedOut = await Promise.race([
-        graceful.then(() => false),
-        Bun.sleep(SHUTDOWN_GRACE_MS).then(() => true),
-      ]);
+      // Running answers get the grace period, then hand their leases to another instance.
+      await engine.stop(SHUTDOWN_GRACE_MS);
+      const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(2_000).then(() => true)]);
       if (timedOut) await server.stop(true);
       await db.close();
       log.info("stopped", {});

@@ -1,4 +1,5 @@
 import { createApp, type App } from "../../src/app";
+import { AnswerEngine } from "../../src/answers/engine";
 import { createKey } from "../../src/auth/keys";
 import { createWorkspace } from "../../src/auth/workspaces";
 import { loadConfig, type Config } from "../../src/config";
@@ -12,8 +13,11 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => ({
   ...overrides,
 });
 
-export function testApp(db: Db, overrides: Partial<Config> = {}): App {
-  return createApp({ config: testConfig(overrides), db, log: createLogger("silent") });
+/** The real app over `db`; its answer engine is not started unless the test passes its own. */
+export function testApp(db: Db, overrides: Partial<Config> = {}, engine?: AnswerEngine): App {
+  const config = testConfig(overrides);
+  const log = createLogger("silent");
+  return createApp({ config, db, log, engine: engine ?? new AnswerEngine({ db, config, log }) });
 }
 
 let counter = 0;

@@ -1,6 +1,7 @@
 // Imported as text so the compiled binary carries its migrations; append new files here in order.
 import foundation from "./001_foundation.sql" with { type: "text" };
 import memory from "./002_memory.sql" with { type: "text" };
+import answers from "./003_answers.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "foundation", sql: foundation },
   { version: 2, name: "memory", sql: memory },
+  { version: 3, name: "answers", sql: answers },
 ];

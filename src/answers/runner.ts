@@ -1,0 +1,136 @@
+import type { AuthContext } from "../auth/authenticate";
+import { captureFacts } from "../capture/pipeline";
+import { statementsIn } from "../capture/statements";
+import type { Db } from "../db/types";
+import type { Logger } from "../log";
+import { buildContext } from "../memory/context";
+import { searchFacts } from "../memory/search";
+import { ModelError, type ModelProvider, type RunTools, type Usage } from "../models/types";
+import type { ServiceContext } from "../service";
+import { completeRun, conversationHistory, failRun, findAgent, renewLease, type RunRow } from "./store";
+
+/** Packet budget for a run's system prompt. */
+const RUN_CONTEXT_TOKENS = 2000;
+const HISTORY_MESSAGES = 20;
+
+export interface RunnerDeps {
+  db: Db;
+  log: Logger;
+  instanceId: string;
+  leaseSeconds: number;
+  defaultModel: string;
+  providerFor(provider: "auto" | "anthropic" | "local"): ModelProvider;
+  onFinished(answerId: string): Promise<void>;
+}
+
+export type RunOutcome =
+  | { status: "completed"; text: string; usage: Usage; sourceIds: string[] }
+  | { status: "failed"; code: string; message: string }
+  /** The lease was lost (shutdown released it, or another instance took over): not ours to finish. */
+  | { status: "released" };
+
+/** The identity a run reads memory with: the workspace and audience of the key that asked. */
+function runAuth(run: RunRow): AuthContext {
+  return {
+    keyId: run.key_id,
+    keyName: "answer run",
+    keyPrefix: "",
+    workspaceId: run.workspace_id,
+    scopes: ["memory.read"],
+    audience: run.audience,
+    rate: { limit: 0, remaining: 0, reset: 0 },
+  };
+}
+
+/**
+ * Runs one answer we hold the lease for: context packet for the input, conversation history,
+ * the user's statements into the capture pipeline, the model (streaming deltas to `onDelta`),
+ * then the result, the assistant message and the debit in one transaction. The lease is renewed
+ * while the model works; losing it stops the run without writing anything.
+ */
+export async function executeRun(
+  deps: RunnerDeps,
+  run: RunRow,
+  onDelta: (text: string) => void,
+  signal: AbortSignal,
+): Promise<RunOutcome> {
+  const lost = new AbortController();
+  const renew = setInterval(() => {
+    renewLease(deps.db, run.id, deps.instanceId, deps.leaseSeconds).then(
+      (held) => {
+        if (!held) lost.abort();
+      },
+      (error: unknown) => deps.log.warn("lease renewal failed", { answer_id: run.id, error: String(error) }),
+    );
+  }, (deps.leaseSeconds * 1000) / 3);
+  const combined = AbortSignal.any([signal, lost.signal]);
+  try {
+    const outcome = await generate(deps, run, onDelta, combined);
+    if (combined.aborted) return { status: "released" };
+    if (outcome.status === "completed") {
+      const stored = await deps.db.transaction((tx) => completeRun(tx, run, deps.instanceId, outcome));
+      if (!stored) return { status: "released" };
+    } else if (outcome.status === "failed") {
+      if (!(await failRun(deps.db, run.id, deps.instanceId, outcome.code, outcome.message))) return { status: "released" };
+    }
+    await deps.onFinished(run.id);
+    return outcome;
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) => void, signal: AbortSignal): Promise<RunOutcome> {
+  const agent = await findAgent(deps.db, run.agent_slug);
+  if (!agent) return { status: "failed", code: "agent_not_found", message: `agent "${run.agent_slug}" no longer exists` };
+  const endUser = run.end_user_id === null ? undefined : { id: run.end_user_id, ...(run.end_user_name ? { name: run.end_user_name } : {}) };
+  const ctx: ServiceContext = { db: deps.db, auth: runAuth(run), channel: "worker" };
+  try {
+    const packet = await buildContext(ctx, { query: run.input, token_budget: RUN_CONTEXT_TOKENS, end_user: endUser });
+    const history = await conversationHistory(deps.db, run, HISTORY_MESSAGES);
+    const statements = statementsIn(run.input);
+    if (statements.length > 0) {
+      await deps.db.transaction((tx) =>
+        captureFacts(tx, run.workspace_id, statements.map((text) => ({ text, origin: "user_stated" as const, endUser }))),
+      );
+    }
+    const sourceIds = new Set(packet.facts.map((f) => f.fact_id));
+    const tools: RunTools = {
+      searchMemory: async (query) => {
+        const found = await searchFacts(ctx, { query: query.slice(0, 2000) || "?", limit: 10, end_user: endUser });
+        for (const f of found.facts) sourceIds.add(f.fact_id);
+        return {
+          text: found.facts.map((f) => `[${f.kind} · ${f.recorded_time.slice(0, 10)}] ${f.fact_text}`).join("\n") || "(nothing found)",
+          factIds: found.facts.map((f) => f.fact_id),
+        };
+      },
+      remember: async (fact) => {
+        const text = fact.trim().slice(0, 4000);
+        if (text === "") return "nothing to remember";
+        const result = await deps.db.transaction((tx) =>
+          captureFacts(tx, run.workspace_id, [{ text, origin: "agent_inferred", endUser }]),
+        );
+        return result.skipped > 0 ? "already known" : "remembered";
+      },
+    };
+    const provider = deps.providerFor(agent.provider);
+    const result = await provider.generate(
+      {
+        model: agent.model ?? deps.defaultModel,
+        system: `${agent.system_prompt}\n\n${packet.rendered}`,
+        messages: [...history, { role: "user", content: run.input }],
+        maxOutputTokens: agent.max_output_tokens,
+        tools,
+        facts: packet.facts,
+        signal,
+      },
+      onDelta,
+    );
+    return { status: "completed", text: result.text, usage: result.usage, sourceIds: [...sourceIds] };
+  } catch (error) {
+    if (signal.aborted) return { status: "released" };
+    if (error instanceof ModelError) return { status: "failed", code: error.code, message: error.message };
+    deps.log.error("answer run failed", { answer_id: run.id, error: error instanceof Error ? error.message : String(error) });
+    return { status: "failed", code: "internal_error", message: "the run failed unexpectedly; ask again" };
+  }
+}

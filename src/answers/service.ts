@@ -1,0 +1,142 @@
+import { createHash } from "node:crypto";
+import { ApiError, notFound } from "../errors";
+import { sortableId } from "../ids";
+import type { Answer, AnswerRequest, WaitTimedOut } from "../schema/answers";
+import type { ServiceContext } from "../service";
+import type { AnswerEngine } from "./engine";
+import {
+  claimIdempotencyKey,
+  ensureConversation,
+  findAgent,
+  insertRun,
+  loadRun,
+  sourcesFor,
+  workspaceCredits,
+  type RunRow,
+} from "./store";
+
+export interface AnswersContext extends ServiceContext {
+  engine: AnswerEngine;
+}
+
+export type CreateInput = Pick<AnswerRequest, "input" | "conversation_id" | "end_user" | "agent_slug">;
+
+export interface CreateOptions {
+  mode: "queued" | "stream";
+  idempotencyKey?: string;
+}
+
+/** Key order must not make two identical requests look different. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const requestHash = (input: CreateInput): string =>
+  createHash("sha256")
+    .update(canonical({ input: input.input, conversation_id: input.conversation_id, end_user: input.end_user, agent_slug: input.agent_slug }))
+    .digest("hex");
+
+/**
+ * Starts an answer run (4.4). Order of refusals: unknown agent (422), then a replayed
+ * Idempotency-Key (the original run, or 409 when the request differs), then credits (402), then a
+ * busy conversation (409). Everything is one transaction, so a refused request leaves nothing.
+ */
+export async function createAnswer(
+  ctx: AnswersContext,
+  input: CreateInput,
+  options: CreateOptions,
+): Promise<{ run: RunRow; replayed: boolean }> {
+  if (!(await findAgent(ctx.db, input.agent_slug))) {
+    throw new ApiError("validation_error", 422, `unknown agent_slug "${input.agent_slug}"`, {
+      fields: [{ path: "agent_slug", reason: "no agent with this slug" }],
+    });
+  }
+  const answerId = sortableId("ans");
+  const conversationId = input.conversation_id ?? sortableId("conv");
+  const endUserId = input.end_user?.id ?? null;
+  const outcome = await ctx.db.transaction(async (tx) => {
+    if (options.idempotencyKey !== undefined) {
+      const hash = requestHash(input);
+      const held = await claimIdempotencyKey(tx, ctx.auth.keyId, options.idempotencyKey, hash, answerId);
+      if (!held.fresh) {
+        if (held.requestHash !== hash) {
+          throw new ApiError("idempotency_key_reused", 409, "this Idempotency-Key was already used with a different request; use a fresh key for a new question");
+        }
+        return { replayedId: held.answerId };
+      }
+    }
+    if ((await workspaceCredits(tx, ctx.auth.workspaceId)) <= 0) {
+      throw new ApiError("out_of_credits", 402, "the workspace has no credits left; add credits to run answers");
+    }
+    await ensureConversation(tx, ctx.auth.workspaceId, conversationId, endUserId);
+    const inserted = await insertRun(tx, {
+      id: answerId,
+      workspaceId: ctx.auth.workspaceId,
+      keyId: ctx.auth.keyId,
+      audience: ctx.auth.audience,
+      conversationId,
+      agentSlug: input.agent_slug,
+      input: input.input,
+      endUserId,
+      endUserName: input.end_user?.name ?? null,
+      streamed: options.mode === "stream",
+      leaseOwner: options.mode === "stream" ? ctx.engine.instanceId : null,
+      leaseSeconds: ctx.engine.leaseSeconds,
+    });
+    if (!inserted) {
+      throw new ApiError("conversation_busy", 409, `conversation "${conversationId}" is still answering its previous message; wait for it to finish`);
+    }
+    return { replayedId: undefined };
+  });
+  const id = outcome.replayedId ?? answerId;
+  const run = await loadRun(ctx.db, ctx.auth.workspaceId, id);
+  if (!run) throw new Error(`answer ${id} missing right after creation`);
+  if (outcome.replayedId === undefined && options.mode === "queued") await ctx.engine.events.queued();
+  return { run, replayed: outcome.replayedId !== undefined };
+}
+
+/** 2.7 from a run row; sources only when asked for. */
+export async function toAnswer(ctx: ServiceContext, run: RunRow, withSources: boolean): Promise<Answer> {
+  return {
+    answer_id: run.id,
+    status: run.status,
+    output_text: run.status === "completed" ? run.output_text : "",
+    conversation_id: run.conversation_id,
+    usage: { input_tokens: run.input_tokens, output_tokens: run.output_tokens },
+    ...(withSources ? { sources: await sourcesFor(ctx.db, run.workspace_id, run.source_ids) } : {}),
+    ...(run.status === "failed" ? { error: { code: run.error_code ?? "internal_error", message: run.error_message ?? "the run failed" } } : {}),
+  };
+}
+
+/** 4.5: another workspace's answer is indistinguishable from a missing one. */
+export async function getAnswer(ctx: ServiceContext, answerId: string, withSources: boolean): Promise<Answer> {
+  const run = await loadRun(ctx.db, ctx.auth.workspaceId, answerId);
+  if (!run) throw notFound(`answer "${answerId}"`);
+  return toAnswer(ctx, run, withSources);
+}
+
+const isFinal = (run: RunRow | undefined): boolean => run?.status === "completed" || run?.status === "failed";
+
+/**
+ * A bounded, event-driven wait (no polling): resolves as soon as the run finishes on any
+ * instance, else reports the timeout while the run goes on. Finished answers carry sources.
+ */
+export async function waitForAnswer(ctx: AnswersContext, answerId: string, timeoutSeconds: number): Promise<Answer | WaitTimedOut> {
+  let run = await loadRun(ctx.db, ctx.auth.workspaceId, answerId);
+  if (!run) throw notFound(`answer "${answerId}"`);
+  if (!isFinal(run) && timeoutSeconds > 0) {
+    await ctx.engine.events.waitFinished(answerId, timeoutSeconds * 1000, async () =>
+      isFinal(await loadRun(ctx.db, ctx.auth.workspaceId, answerId)),
+    );
+    run = await loadRun(ctx.db, ctx.auth.workspaceId, answerId);
+  }
+  if (!run || !isFinal(run)) return { wait_timed_out: true, answer_id: answerId };
+  return toAnswer(ctx, run, true);
+}

@@ -1,0 +1,71 @@
+import { sourcesFor, type RunRow } from "./store";
+import type { AnswerEngine } from "./engine";
+import type { Db } from "../db/types";
+
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * The answer as server-sent events, exactly: answer.created, answer.delta…, then
+ * answer.completed or answer.failed, then done. The run belongs to the engine, not to the
+ * connection: a client that disconnects only stops the writing; the run completes and is stored.
+ */
+export function answerEventStream(engine: AnswerEngine, db: Db, run: RunRow): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let open = true;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const write = (chunk: string): void => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(chunk));
+        } catch {
+          open = false;
+        }
+      };
+      const send = (event: string, data: unknown): void => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      keepAlive = setInterval(() => write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+
+      send("answer.created", { answer_id: run.id, conversation_id: run.conversation_id });
+      void engine
+        .run(run, (text) => {
+          if (text !== "") send("answer.delta", { text });
+        })
+        .then(async (outcome) => {
+          if (outcome.status === "completed") {
+            send("answer.completed", {
+              answer_id: run.id,
+              status: "completed",
+              output_text: outcome.text,
+              conversation_id: run.conversation_id,
+              usage: outcome.usage,
+              sources: await sourcesFor(db, run.workspace_id, outcome.sourceIds),
+            });
+          } else if (outcome.status === "failed") {
+            send("answer.failed", { error: { code: outcome.code, message: outcome.message } });
+          } else {
+            send("answer.failed", {
+              error: { code: "shutting_down", message: "this instance is shutting down; the answer will be completed by another instance, poll GET /v1/answers/" + run.id },
+            });
+          }
+        })
+        .catch(() => send("answer.failed", { error: { code: "internal_error", message: "the run failed unexpectedly; ask again" } }))
+        .finally(() => {
+          send("done", { ok: true });
+          clearInterval(keepAlive);
+          if (open) {
+            open = false;
+            try {
+              controller.close();
+            } catch {
+              // already closed by the client
+            }
+          }
+        });
+    },
+    cancel() {
+      open = false;
+      clearInterval(keepAlive);
+    },
+  });
+}

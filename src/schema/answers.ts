@@ -1,0 +1,91 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { EndUser, FactKind, Text } from "./memory";
+
+const ConversationId = Text({ minLength: 1, maxLength: 200, description: "your thread key; reuse it to continue a conversation (1-200 characters)" });
+const AgentSlug = Text({ minLength: 1, maxLength: 200, description: "which worker answers (default main)" });
+const Input = Text({ minLength: 1, maxLength: 8000, description: "the question or message (1-8000 characters)" });
+
+/** 4.4 */
+export const AnswerRequest = Type.Object({
+  input: Input,
+  conversation_id: Type.Optional(ConversationId),
+  end_user: Type.Optional(EndUser),
+  agent_slug: Type.String({ ...AgentSlug, default: "main" }),
+  stream: Type.Boolean({ default: true, description: "true: server-sent events; false: queued, poll GET /v1/answers/:id" }),
+  include: Type.Optional(Type.Array(Type.Literal("sources"), { maxItems: 1, description: '["sources"] adds the facts used' })),
+});
+export type AnswerRequest = Static<typeof AnswerRequest>;
+
+/** Idempotency-Key header (queued mode): 1-200 printable ASCII characters. */
+export const IdempotencyKey = Type.String({ pattern: "^[\\x20-\\x7E]{1,200}$", description: "1-200 printable ASCII characters" });
+
+/** 4.5 query string */
+export const GetAnswerQuery = Type.Object({
+  include: Type.Optional(Type.Literal("sources", { description: "sources is the only supported value" })),
+});
+export type GetAnswerQuery = Static<typeof GetAnswerQuery>;
+
+export const Usage = Type.Object({ input_tokens: Type.Integer(), output_tokens: Type.Integer() });
+
+export const Source = Type.Object({
+  fact_id: Type.String(),
+  fact_text: Type.String(),
+  kind: FactKind,
+  subject: Type.String(),
+});
+export type Source = Static<typeof Source>;
+
+export const AnswerStatus = Type.Union([
+  Type.Literal("queued"),
+  Type.Literal("in_progress"),
+  Type.Literal("completed"),
+  Type.Literal("failed"),
+]);
+export type AnswerStatus = Static<typeof AnswerStatus>;
+
+export const AnswerError = Type.Object({ code: Type.String(), message: Type.String() });
+
+/** 2.7 */
+export const Answer = Type.Object({
+  answer_id: Type.String(),
+  status: AnswerStatus,
+  output_text: Type.String(),
+  conversation_id: Type.String(),
+  usage: Usage,
+  sources: Type.Optional(Type.Array(Source)),
+  error: Type.Optional(AnswerError),
+});
+export type Answer = Static<typeof Answer>;
+
+export const QueuedAnswer = Type.Object({ answer_id: Type.String(), status: Type.Literal("queued") });
+export type QueuedAnswer = Static<typeof QueuedAnswer>;
+
+const TimeoutSeconds = Type.Integer({
+  minimum: 0,
+  maximum: 120,
+  default: 60,
+  description: "how long to wait for the answer (0-120 s, default 60; 0 returns the answer_id at once)",
+});
+
+/** 4.6 ask_worker: the queued create plus a bounded wait. */
+export const AskWorkerArgs = Type.Object({
+  input: Input,
+  conversation_id: Type.Optional(ConversationId),
+  end_user: Type.Optional(EndUser),
+  agent_slug: Type.String({ ...AgentSlug, default: "main" }),
+  timeout_seconds: TimeoutSeconds,
+  idempotency_key: Type.Optional(
+    Text({ minLength: 1, maxLength: 200, description: "reuse with the same arguments to get the same answer_id instead of a second run" }),
+  ),
+});
+export type AskWorkerArgs = Static<typeof AskWorkerArgs>;
+
+/** 4.6 wait_for_answer */
+export const WaitForAnswerArgs = Type.Object({
+  answer_id: Text({ minLength: 1, maxLength: 200, description: "the answer_id from ask_worker" }),
+  timeout_seconds: TimeoutSeconds,
+});
+export type WaitForAnswerArgs = Static<typeof WaitForAnswerArgs>;
+
+export const WaitTimedOut = Type.Object({ wait_timed_out: Type.Literal(true), answer_id: Type.String() });
+export type WaitTimedOut = Static<typeof WaitTimedOut>;
