@@ -6,6 +6,7 @@ import { ApiError, internalError } from "./errors";
 import { answerRoutes } from "./http/answers";
 import { healthRoutes } from "./http/health";
 import { keyPrefixes, MAX_BODY_BYTES, payloadTooLarge } from "./http/context";
+import { mcpRoutes } from "./http/mcp";
 import { memoryRoutes } from "./http/memory";
 import { whoamiRoutes } from "./http/whoami";
 import type { Logger } from "./log";
@@ -68,7 +69,8 @@ export function createApp(deps: AppDeps) {
     .use(healthRoutes(deps))
     .use(whoamiRoutes(deps))
     .use(memoryRoutes(deps))
-    .use(answerRoutes(deps));
+    .use(answerRoutes(deps))
+    .use(mcpRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -20,6 +20,7 @@ export const ConfigSchema = Type.Object({
   model: Type.String({ minLength: 1 }),
   adminToken: Type.Optional(Type.String({ minLength: 16 })),
   logLevel: LogLevel,
+  allowedOrigins: Type.Array(Type.String({ pattern: "^https?://[^/]+$" })),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -31,6 +32,7 @@ interface Setting {
   flag?: string;
   default?: string;
   integer?: boolean;
+  list?: boolean;
   secret?: boolean;
   description: string;
 }
@@ -57,6 +59,12 @@ export const SETTINGS: Record<Key, Setting> = {
   model: { env: "MEMORYD_MODEL", default: "claude-sonnet-5-5", description: "default model for agents" },
   adminToken: { env: "MEMORYD_ADMIN_TOKEN", secret: true, description: "token for the settings app (min 16 chars)" },
   logLevel: { env: "MEMORYD_LOG_LEVEL", default: "info", description: "debug, info, warn, error or silent" },
+  allowedOrigins: {
+    env: "MEMORYD_ALLOWED_ORIGINS",
+    default: "",
+    list: true,
+    description: "comma-separated browser origins (https://app.example.com) allowed to call /v1/mcp besides loopback",
+  },
 };
 
 export class ConfigError extends Error {
@@ -71,7 +79,7 @@ export function loadConfig(
   flags: Record<string, string | undefined>,
   env: Record<string, string | undefined> = process.env,
 ): Config {
-  const raw: Record<string, string | number> = {};
+  const raw: Record<string, string | number | string[]> = {};
   const sources: Record<string, string> = {};
   for (const [key, setting] of Object.entries(SETTINGS) as [Key, Setting][]) {
     const fromFlag = setting.flag === undefined ? undefined : flags[setting.flag];
@@ -82,7 +90,11 @@ export function loadConfig(
     const shown = setting.secret ? "(value hidden)" : `"${value}"`;
     sources[key] = `${source} ${shown}`;
     if (setting.integer && !/^\d+$/.test(value)) throw new ConfigError(`invalid ${sources[key]}: expected an integer`);
-    raw[key] = setting.integer ? Number(value) : value;
+    raw[key] = setting.integer
+      ? Number(value)
+      : setting.list
+        ? value.split(",").map((v) => v.trim()).filter((v) => v !== "")
+        : value;
   }
   const error = Value.Errors(ConfigSchema, raw).First();
   if (error) {

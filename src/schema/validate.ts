@@ -36,7 +36,8 @@ export function parseInput<T extends TSchema>(schema: T, input: unknown, what = 
     const path = fieldName(error.path, what);
     if (seen.has(path)) continue;
     seen.add(path);
-    fields.push({ path, reason: error.schema.description ?? error.message });
+    const expected = error.schema.description;
+    fields.push({ path, reason: expected === undefined ? error.message : `${error.message}; expected ${expected}` });
   }
   const names = fields.map((f) => f.path).join(", ");
   throw new ApiError("validation_error", 422, `invalid ${names}: ${fields[0]?.reason ?? "invalid value"}`, { fields });

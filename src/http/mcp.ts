@@ -1,0 +1,131 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import { Elysia } from "elysia";
+import pkg from "../../package.json";
+import type { AnswerEngine } from "../answers/engine";
+import type { AuthContext } from "../auth/authenticate";
+import type { Config } from "../config";
+import type { Db } from "../db/types";
+import { ApiError, internalError } from "../errors";
+import type { Logger } from "../log";
+import { findTool, toolsFor, type ToolContext } from "../mcp/tools";
+import { authorize, MAX_BODY_BYTES, payloadTooLarge, type HttpContext } from "./context";
+
+/** Answered to a client whose requested protocol version we do not speak. */
+const PREFERRED_PROTOCOL_VERSION = "2025-06-18";
+
+interface McpDeps {
+  db: Db;
+  engine: AnswerEngine;
+  config: Config;
+  log: Logger;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+
+/**
+ * DNS-rebinding protection: a browser page may only reach the tool server from a loopback
+ * origin, an origin listed in MEMORYD_ALLOWED_ORIGINS, or (when serving on a non-loopback
+ * address) its own host. Requests without an Origin header are not from a browser page.
+ */
+function originAllowed(request: Request, config: Config): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (LOOPBACK.has(url.hostname)) return true;
+  if (config.allowedOrigins.includes(url.origin)) return true;
+  return !LOOPBACK.has(config.host) && url.host === request.headers.get("host");
+}
+
+/** Errors decided inside a tool are results the model can read, not protocol failures. */
+function toolError(error: ApiError): CallToolResult {
+  const body = { error: error.code, message: error.message, http_status: error.status };
+  return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
+}
+
+function buildServer(deps: McpDeps, auth: AuthContext): Server {
+  const server = new Server({ name: "memoryd", version: pkg.version }, { capabilities: { tools: {} } });
+  const ctx: ToolContext = { db: deps.db, engine: deps.engine, auth };
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(auth.scopes) as never }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = findTool(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
+    try {
+      if (tool.scope !== null && !auth.scopes.includes(tool.scope)) {
+        throw new ApiError("scope_missing", 403, `this API key lacks the scope ${tool.scope} needed by ${tool.name}`, { scope: tool.scope });
+      }
+      const result = await tool.call(ctx, request.params.arguments ?? {});
+      return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+    } catch (error) {
+      if (error instanceof ApiError) return toolError(error);
+      deps.log.error("tool failed", { tool: tool.name, error: error instanceof Error ? error.message : String(error) });
+      return toolError(internalError());
+    }
+  });
+  return server;
+}
+
+/** Asks for our preferred version when the client's is one we do not speak (the SDK would pick its newest). */
+function preferProtocolVersion(message: unknown): void {
+  const messages = Array.isArray(message) ? message : [message];
+  for (const m of messages) {
+    if (m === null || typeof m !== "object" || (m as { method?: unknown }).method !== "initialize") continue;
+    const params = (m as { params?: { protocolVersion?: unknown } }).params;
+    if (params && typeof params.protocolVersion === "string" && !SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)) {
+      params.protocolVersion = PREFERRED_PROTOCOL_VERSION;
+    }
+  }
+}
+
+async function handleMcp(deps: McpDeps, ctx: HttpContext): Promise<Response> {
+  if (!originAllowed(ctx.request, deps.config)) {
+    throw new ApiError("forbidden_origin", 403, "requests from this Origin are not allowed (DNS-rebinding protection)");
+  }
+  const auth = await authorize(deps.db, ctx, null);
+  const declared = Number(ctx.request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw payloadTooLarge();
+  const text = await ctx.request.text();
+  if (text.length > MAX_BODY_BYTES) throw payloadTooLarge();
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(text);
+    preferProtocolVersion(parsedBody);
+  } catch {
+    parsedBody = undefined;
+  }
+  // Stateless: a fresh server and transport per request, as the SDK requires without sessions.
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = buildServer(deps, auth);
+  await server.connect(transport);
+  const forwarded = new Request(ctx.request.url, { method: "POST", headers: ctx.request.headers, body: text });
+  const response = await transport.handleRequest(forwarded, parsedBody === undefined ? {} : { parsedBody });
+  // The JSON response is complete once returned; closing frees the per-request server.
+  void server.close();
+  return response;
+}
+
+/** 4.6: POST only; GET and DELETE are 405 with `Allow: POST`. */
+export function mcpRoutes(deps: McpDeps) {
+  const notAllowed = (): never => {
+    throw new ApiError("method_not_allowed", 405, "the tool server accepts POST only (stateless Streamable HTTP)", undefined, {
+      allow: "POST",
+    });
+  };
+  return new Elysia({ name: "mcp" })
+    .post("/v1/mcp", (ctx) => handleMcp(deps, ctx), { parse: "none" })
+    .get("/v1/mcp", notAllowed)
+    .delete("/v1/mcp", notAllowed);
+}

@@ -1,0 +1,44 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+/** The official SDK client, configured the way users configure theirs: URL plus an auth header. */
+export async function connectMcp(baseUrl: string, secret: string): Promise<Client> {
+  const client = new Client({ name: "memoryd-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL("/v1/mcp", baseUrl), {
+    requestInit: { headers: { Authorization: `Bearer ${secret}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** A tool result's JSON text, parsed. */
+export function resultJson(result: unknown): any {
+  const content = (result as { content: { type: string; text: string }[] }).content;
+  return JSON.parse(content[0]!.text);
+}
+
+/** A raw JSON-RPC POST to the tool server. */
+export async function rpc(
+  baseUrl: string,
+  body: unknown,
+  options: { key?: string; headers?: Record<string, string>; method?: string } = {},
+): Promise<{ status: number; headers: Headers; json: any }> {
+  const res = await fetch(new URL("/v1/mcp", baseUrl), {
+    method: options.method ?? "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+      ...options.headers,
+    },
+    body: options.method === "GET" || options.method === "DELETE" ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, headers: res.headers, json };
+}
