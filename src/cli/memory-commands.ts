@@ -64,7 +64,8 @@ const endUsersForget: Command = (args, config, io) =>
     if (args.json) io.out(JSON.stringify(receipt));
     else {
       io.out(
-        `forgot end user ${receipt.end_user_id} in ${receipt.workspace}: ${receipt.facts_deleted} facts deleted` +
+        `forgot end user ${receipt.end_user_id} in ${receipt.workspace}: ${receipt.facts_deleted} facts, ` +
+          `${receipt.answers_deleted} answers and ${receipt.conversations_deleted} conversations deleted` +
           `${receipt.end_user_deleted ? ", end user record deleted" : ""}`,
       );
     }

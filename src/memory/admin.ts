@@ -64,15 +64,36 @@ export interface ForgetReceipt {
   workspace: string;
   end_user_id: string;
   facts_deleted: number;
+  answers_deleted: number;
+  conversations_deleted: number;
   end_user_deleted: boolean;
 }
 
-/** Right to be forgotten: every fact about the end user, and the end user record, are deleted. */
+/**
+ * Right to be forgotten: every fact about the end user, every answer asked on their behalf (with
+ * its messages), their conversations, and the end user record. Run it in one transaction.
+ */
 export async function forgetEndUser(db: Queryable, workspace: { id: string; slug: string }, endUserId: string): Promise<ForgetReceipt> {
   const facts = await db.sql<{ n: number }>`
     WITH gone AS (DELETE FROM facts WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING 1)
     SELECT count(*)::int AS n FROM gone`;
+  const answers = await db.sql<{ n: number }>`
+    WITH gone AS (DELETE FROM answers WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING 1)
+    SELECT count(*)::int AS n FROM gone`;
+  const conversations = await db.sql<{ n: number }>`
+    WITH gone AS (
+      DELETE FROM conversations c WHERE c.workspace_id = ${workspace.id} AND c.end_user_id = ${endUserId}
+        AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.workspace_id = c.workspace_id AND a.conversation_id = c.id)
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM gone`;
   const users = await db.sql<{ id: string }>`
     DELETE FROM end_users WHERE workspace_id = ${workspace.id} AND id = ${endUserId} RETURNING id`;
-  return { workspace: workspace.slug, end_user_id: endUserId, facts_deleted: facts[0]?.n ?? 0, end_user_deleted: users.length > 0 };
+  return {
+    workspace: workspace.slug,
+    end_user_id: endUserId,
+    facts_deleted: facts[0]?.n ?? 0,
+    answers_deleted: answers[0]?.n ?? 0,
+    conversations_deleted: conversations[0]?.n ?? 0,
+    end_user_deleted: users.length > 0,
+  };
 }
