@@ -78,6 +78,8 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
       await engine.stop(SHUTDOWN_GRACE_MS);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(2_000).then(() => true)]);
       if (timedOut) await server.stop(true);
+      // Request log lines are written after the response, on a later tick: let them out first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       await db.close();
       log.info("stopped", {});
     })();

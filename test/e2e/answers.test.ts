@@ -4,7 +4,7 @@ import { parseSse } from "../helpers/answers";
 import { createPostgresDatabase, dropPostgresDatabase } from "../helpers/databases";
 import { cleanup, request, startServer, tempDir, type ServerHandle } from "./binary";
 
-afterAll(cleanup);
+afterAll(cleanup, 30_000);
 
 const modes = process.env.TEST_DATABASE_URL ? (["embedded", "postgres"] as const) : (["embedded"] as const);
 

@@ -5,7 +5,7 @@
  * beside it), so the tests prove the single binary carries everything it needs. Every process and
  * temp directory is tracked; `cleanup()` (call it in `afterAll`) kills leftovers and removes them.
  */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
@@ -35,8 +35,24 @@ function processAlive(pid: number): boolean {
 
 let ensuring: Promise<string> | undefined;
 
+/** True when the binary exists and no source file, migration or manifest is newer than it. */
+function binaryIsFresh(): boolean {
+  if (!existsSync(BINARY)) return false;
+  const built = statSync(BINARY).mtimeMs;
+  const sources = [join(REPO_ROOT, "package.json"), join(REPO_ROOT, "bun.lock")];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else sources.push(path);
+    }
+  };
+  walk(join(REPO_ROOT, "src"));
+  return sources.every((path) => !existsSync(path) || statSync(path).mtimeMs <= built);
+}
+
 /**
- * Builds `dist/memoryd` with `bun run build` unless it already exists. Memoised in-process, and
+ * Builds `dist/memoryd` with `bun run build` unless an up-to-date one exists. Memoised in-process, and
  * guarded by a lock file across processes, so parallel test runs never build twice at once.
  */
 export function ensureBinary(): Promise<string> {
@@ -48,7 +64,7 @@ export function ensureBinary(): Promise<string> {
 }
 
 async function buildOnce(): Promise<string> {
-  if (existsSync(BINARY) && !existsSync(BUILD_LOCK)) return BINARY;
+  if (binaryIsFresh() && !existsSync(BUILD_LOCK)) return BINARY;
   mkdirSync(join(REPO_ROOT, "dist"), { recursive: true });
   const deadline = Date.now() + 5 * 60_000;
   // Take the lock, or wait for whoever holds it to finish.
@@ -76,7 +92,7 @@ async function buildOnce(): Promise<string> {
     }
   }
   try {
-    if (existsSync(BINARY)) return BINARY; // someone else built it while we waited
+    if (binaryIsFresh()) return BINARY; // someone else built it while we waited
     const proc = Bun.spawn([process.execPath, "run", "build"], { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([
       new Response(proc.stdout).text(),

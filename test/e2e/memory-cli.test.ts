@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { cleanup, cliOk, runCli, tempDir } from "./binary";
 
-afterAll(cleanup);
+afterAll(cleanup, 30_000);
 
 interface Exported {
   fact_id: string;
