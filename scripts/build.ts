@@ -3,15 +3,10 @@
  * skips initdb), then the single executable with that tarball embedded beside the code.
  */
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
-import { loadEmbeddedAssets } from "../src/db/embedded-assets";
-import { TEMPLATE_FILE_NAME } from "../src/db/template";
+import { createDataDirTemplate, TEMPLATE_FILE_NAME } from "../src/db/template";
 
 mkdirSync("dist", { recursive: true });
-const assets = await loadEmbeddedAssets();
-const pg = await PGlite.create({ ...assets });
-const tarball = await pg.dumpDataDir("gzip");
-await pg.close();
+const tarball = await createDataDirTemplate("gzip");
 const templatePath = `dist/${TEMPLATE_FILE_NAME}`;
 await Bun.write(templatePath, tarball);
 

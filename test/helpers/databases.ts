@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { openEmbedded } from "../../src/db/embedded";
-import { loadEmbeddedAssets } from "../../src/db/embedded-assets";
+import { createDataDirTemplate } from "../../src/db/template";
 import { migrate } from "../../src/db/migrate";
 import { openPostgres } from "../../src/db/postgres";
 import type { Db } from "../../src/db/types";
@@ -23,9 +22,7 @@ const templatePath = join(tmpdir(), `memoryd-test-pgdata-${pgliteVersion}.tar`);
 /** initdb costs seconds, so every embedded test database starts from one cached template. */
 export async function embeddedTestTemplate(): Promise<Blob> {
   if (!existsSync(templatePath)) {
-    const pg = await PGlite.create({ ...(await loadEmbeddedAssets()) });
-    const tarball = await pg.dumpDataDir("none");
-    await pg.close();
+    const tarball = await createDataDirTemplate("none");
     const partial = `${templatePath}.${process.pid}`;
     await Bun.write(partial, tarball);
     renameSync(partial, templatePath);
