@@ -33,12 +33,33 @@ export function toFact(row: FactRow): Fact {
   };
 }
 
-/** Queries with more characters than this skip trigram matching: long text has no useful typo signal. */
+/** Queries with more characters than this find no candidates by trigram: long text has no useful typo signal. */
 const TRIGRAM_MAX_QUERY = 64;
+/**
+ * Queries up to this length still score candidates by trigram word similarity: it rewards facts
+ * that share the query's phrasing (and near-spellings of its words) beyond exact stems.
+ */
+const TRIGRAM_SCORE_MAX_QUERY = 200;
 /** Ranking reads at most this many candidates (the most recent matches) to keep latency bounded. */
 const CANDIDATE_CAP = 1000;
 /** Terms in more than this share of facts only weigh in scoring, not in candidate selection. */
 const COMMON_TERM_SHARE = 0.25;
+/** BM25 term-frequency saturation. */
+const BM25_K1 = 1.2;
+/**
+ * BM25 length normalisation, 0 = none. Facts are short statements of similar size, not documents
+ * of any length: normalising by length mostly lifts near-empty facts ("Thanks, Priya!") over the
+ * ones that say something, so it is off.
+ */
+const BM25_B = 0;
+/** Weight of the query's trigram word similarity to the fact text (a 0-1 measure). */
+const TRIGRAM_WEIGHT = 2.0;
+/**
+ * Bonus when the query names the fact's subject as a phrase ("what did Priya decide" and a fact
+ * about Priya): about one rare matching term, so facts about the person asked about come first
+ * among comparable matches without burying a strong match about someone else.
+ */
+const SUBJECT_WEIGHT = 4.0;
 
 export interface RankOptions {
   query: string;
@@ -52,11 +73,13 @@ export interface RankOptions {
  * Ranks visible facts for a query. Candidates: full-text OR-match over the query's stemmed terms
  * (stop words dropped; very common terms left to scoring) plus trigram word-similarity for short
  * queries (typos, partial words). Score: BM25 over the stored tsvector with IDF from term_stats
- * (ts_rank has no IDF), plus trigram similarity, subject and end-user match, confidence and
- * recency. Ties break by recency, then id, so the order is deterministic.
+ * (ts_rank has no IDF; no length normalisation, see BM25_B), plus trigram similarity, the query
+ * naming the fact's subject, end-user match, confidence and recency. Ties break by recency, then
+ * id, so the order is deterministic.
  */
 export async function rankFacts(db: Queryable, v: Visibility, options: RankOptions): Promise<FactRow[]> {
   const useTrigram = options.query.length <= TRIGRAM_MAX_QUERY;
+  const scoreTrigram = options.query.length <= TRIGRAM_SCORE_MAX_QUERY;
   const onlyEndUser = options.onlyEndUser === true;
   const exclude = [...(options.excludeIds ?? [])];
   const scopeFilter = fragment`(NOT ${onlyEndUser}::boolean OR f.end_user_id IS NOT NULL) AND f.id <> ALL(${exclude}::text[])`;
@@ -66,8 +89,11 @@ export async function rankFacts(db: Queryable, v: Visibility, options: RankOptio
              greatest(coalesce(max(total_length)::float8 / greatest(max(fact_count), 1), 1), 1) AS avgdl
         FROM memory_stats WHERE workspace_id = ${v.workspaceId}
     ),
+    asked AS (
+      SELECT to_tsvector('english', ${options.query}) AS vector
+    ),
     terms AS (
-      SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', ${options.query}))) AS lexeme
+      SELECT DISTINCT lexeme FROM asked, unnest(tsvector_to_array(asked.vector)) AS lexeme
     ),
     weights AS (
       SELECT t.lexeme, ts.df,
@@ -111,16 +137,17 @@ export async function rankFacts(db: Queryable, v: Visibility, options: RankOptio
     scored AS (
       SELECT ${FACT_COLUMNS},
              coalesce((
-               SELECT sum(w.idf * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * length(f.search) / s.avgdl)))
+               SELECT sum(w.idf * (tf * (${BM25_K1}::float8 + 1)) / (tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * length(f.search) / s.avgdl)))
                  FROM (SELECT u.lexeme, coalesce(cardinality(u.positions), 1)::float8 AS tf FROM unnest(f.search) u) d
                  JOIN weights w ON w.lexeme = d.lexeme
              ), 0)
-             + CASE WHEN ${useTrigram}::boolean THEN 2.0 * word_similarity(${options.query}, f.text) ELSE 0 END
-             + CASE WHEN strpos(lower(${options.query}), lower(f.subject)) > 0 THEN 0.5 ELSE 0 END
+             + CASE WHEN ${scoreTrigram}::boolean THEN ${TRIGRAM_WEIGHT}::float8 * word_similarity(${options.query}, f.text) ELSE 0 END
+             -- the subject named in the query as whole words (stemmed, so "Priya's" names Priya; "Al" is not in "also")
+             + CASE WHEN q.vector @@ phraseto_tsquery('english', f.subject) THEN ${SUBJECT_WEIGHT}::float8 ELSE 0 END
              + CASE WHEN f.end_user_id IS NOT NULL THEN 0.5 ELSE 0 END
              + 0.2 * f.confidence
              + 0.2 * exp(-extract(epoch FROM now() - f.recorded_at) / (180 * 86400.0)) AS score
-        FROM candidates c JOIN facts f ON f.id = c.id CROSS JOIN stats s
+        FROM candidates c JOIN facts f ON f.id = c.id CROSS JOIN stats s CROSS JOIN asked q
     )
     SELECT id, text, kind, origin, subject, confidence, recorded_at, end_user_id, pinned
       FROM scored
