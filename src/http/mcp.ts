@@ -80,13 +80,10 @@ function buildServer(deps: McpDeps, auth: AuthContext): Server {
 
 /** Asks for our preferred version when the client's is one we do not speak (the SDK would pick its newest). */
 function preferProtocolVersion(message: unknown): void {
-  const messages = Array.isArray(message) ? message : [message];
-  for (const m of messages) {
-    if (m === null || typeof m !== "object" || (m as { method?: unknown }).method !== "initialize") continue;
-    const params = (m as { params?: { protocolVersion?: unknown } }).params;
-    if (params && typeof params.protocolVersion === "string" && !SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)) {
-      params.protocolVersion = PREFERRED_PROTOCOL_VERSION;
-    }
+  if (message === null || typeof message !== "object" || (message as { method?: unknown }).method !== "initialize") return;
+  const params = (message as { params?: { protocolVersion?: unknown } }).params;
+  if (params && typeof params.protocolVersion === "string" && !SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)) {
+    params.protocolVersion = PREFERRED_PROTOCOL_VERSION;
   }
 }
 
@@ -102,10 +99,18 @@ async function handleMcp(deps: McpDeps, ctx: HttpContext): Promise<Response> {
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(text);
-    preferProtocolVersion(parsedBody);
   } catch {
     parsedBody = undefined;
   }
+  // JSON-RPC batches were dropped from MCP (2025-06-18); one message per POST keeps every call
+  // under its own authentication, rate count and error.
+  if (Array.isArray(parsedBody)) {
+    return Response.json(
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "batch requests are not supported; send one JSON-RPC message per POST" } },
+      { status: 400 },
+    );
+  }
+  preferProtocolVersion(parsedBody);
   // Stateless: a fresh server and transport per request, as the SDK requires without sessions.
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   const server = buildServer(deps, auth);

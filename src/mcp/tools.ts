@@ -135,6 +135,19 @@ export interface ListedTool {
 
 const listed = new Map<string, ListedTool[]>();
 
+/**
+ * The wire schema: an argument with a default is not required of the caller (validation fills it
+ * in), so it leaves `required` even though the TypeBox type carries it as always present.
+ */
+function withDefaultsOptional(schema: TSchema): TSchema {
+  const wire = JSON.parse(JSON.stringify(schema)) as { properties?: Record<string, { default?: unknown }>; required?: string[] };
+  if (wire.required) {
+    wire.required = wire.required.filter((name) => wire.properties?.[name]?.default === undefined);
+    if (wire.required.length === 0) delete wire.required;
+  }
+  return wire as TSchema;
+}
+
 /** The tools a key's scopes allow, built once per scope set rather than per request. */
 export function toolsFor(scopes: readonly Scope[]): ListedTool[] {
   const cacheKey = [...scopes].sort().join(",");
@@ -143,7 +156,7 @@ export function toolsFor(scopes: readonly Scope[]): ListedTool[] {
     tools = TOOLS.filter((t) => t.scope === null || scopes.includes(t.scope)).map((t) => ({
       name: t.name,
       description: t.description,
-      inputSchema: JSON.parse(JSON.stringify(t.inputSchema)) as TSchema,
+      inputSchema: withDefaultsOptional(t.inputSchema),
       annotations: t.annotations,
     }));
     listed.set(cacheKey, tools);

@@ -1,7 +1,8 @@
 import type { ContextPacket, ContextRequest } from "../schema/memory";
 import type { ServiceContext } from "../service";
 import { renderPacket } from "./packet";
-import { hasSearchTerms, pinnedFacts, rankFacts, recentFacts, toFact } from "./store";
+import { analyseQuery, rankFacts } from "./rank";
+import { pinnedFacts, recentFacts, toFact, type FactRow } from "./store";
 import { visibilityFor } from "./visibility";
 
 const MAX_PINNED = 50;
@@ -19,10 +20,11 @@ export async function buildContext(ctx: ServiceContext, input: ContextRequest): 
   const v = visibilityFor(ctx.auth, ctx.channel, endUserId);
   const pinned = await pinnedFacts(ctx.db, v, MAX_PINNED);
   const seen = pinned.map((f) => f.id);
+  const analysed = await analyseQuery(ctx.db, v.workspaceId, input.query);
 
-  const aboutActor = [];
+  const aboutActor: FactRow[] = [];
   if (endUserId !== null) {
-    const relevant = await rankFacts(ctx.db, v, { query: input.query, limit: MAX_ABOUT_ACTOR, onlyEndUser: true, excludeIds: seen });
+    const relevant = await rankFacts(ctx.db, v, analysed, { query: input.query, limit: MAX_ABOUT_ACTOR, onlyEndUser: true, excludeIds: seen });
     seen.push(...relevant.map((f) => f.id));
     const recent = await recentFacts(ctx.db, v, { limit: MAX_ABOUT_ACTOR - relevant.length, onlyEndUser: true, excludeIds: seen });
     seen.push(...recent.map((f) => f.id));
@@ -30,10 +32,9 @@ export async function buildContext(ctx: ServiceContext, input: ContextRequest): 
   }
 
   const limit = retrievedLimit(input.token_budget);
-  let retrieved = await rankFacts(ctx.db, v, { query: input.query, limit, excludeIds: seen });
-  if (retrieved.length === 0 && !(await hasSearchTerms(ctx.db, input.query))) {
-    retrieved = await recentFacts(ctx.db, v, { limit, excludeIds: seen });
-  }
+  const retrieved = analysed.hasTerms
+    ? await rankFacts(ctx.db, v, analysed, { query: input.query, limit, excludeIds: seen })
+    : await recentFacts(ctx.db, v, { limit, excludeIds: seen });
 
   return renderPacket({
     pinned: pinned.map(toFact),

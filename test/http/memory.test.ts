@@ -113,8 +113,10 @@ describeEachDb("memory routes", (get) => {
     const res = await teach(key, hostile);
     expect(res.status).toBe(202);
     expect(res.json.data.created + res.json.data.superseded).toBe(hostile.length);
-    const found = ids(await search(key, { query: "quokka", limit: 100 }));
+    // A stop-word query lists the latest facts: every one must come back exactly as taught.
+    const found = ids(await search(key, { query: "the", limit: 100 }));
     for (const text of hostile) expect(found).toContain(text);
+    expect(ids(await search(key, { query: "quokka", limit: 100 }))).toContain(hostile[0]!);
   });
 
   test("NUL characters, which PostgreSQL cannot store, are a clear 422 rather than a failure", async () => {

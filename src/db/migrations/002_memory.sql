@@ -29,6 +29,9 @@ CREATE TABLE facts (
   claim_key     text,
   claim_value   text,
   search        tsvector GENERATED ALWAYS AS (to_tsvector('english', subject || ' ' || text)) STORED,
+  -- the subject as a phrase query, so ranking can ask "does the query name this subject?" per row
+  -- without parsing the subject again
+  subject_query tsquery GENERATED ALWAYS AS (phraseto_tsquery('english', subject)) STORED,
   CHECK ((subject_type = 'end_user') = (end_user_id IS NOT NULL))
 );
 
@@ -38,7 +41,6 @@ CREATE UNIQUE INDEX facts_live_duplicate ON facts (workspace_id, coalesce(end_us
   WHERE superseded_by IS NULL;
 -- Candidate selection for search; partial so superseded history costs nothing at query time.
 CREATE INDEX facts_live_search ON facts USING gin (search) WHERE superseded_by IS NULL;
-CREATE INDEX facts_live_trgm ON facts USING gin (text gin_trgm_ops) WHERE superseded_by IS NULL;
 CREATE INDEX facts_live_claim ON facts (workspace_id, claim_key) WHERE superseded_by IS NULL AND claim_key IS NOT NULL;
 CREATE INDEX facts_live_recent ON facts (workspace_id, recorded_at DESC, id DESC) WHERE superseded_by IS NULL;
 CREATE INDEX facts_live_end_user ON facts (workspace_id, end_user_id, recorded_at DESC)
@@ -51,7 +53,8 @@ CREATE INDEX facts_workspace_id ON facts (workspace_id, id);
 -- (a small overcount that only slightly dampens a term's weight).
 CREATE TABLE term_stats (
   workspace_id text NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
-  lexeme       text NOT NULL,
+  -- byte order, so the primary key also serves prefix ranges ("kubern" -> "kubernet")
+  lexeme       text COLLATE "C" NOT NULL,
   df           integer NOT NULL,
   PRIMARY KEY (workspace_id, lexeme)
 );

@@ -1,0 +1,176 @@
+import { fragment } from "../db/fragment";
+import type { Queryable } from "../db/types";
+import { FACT_COLUMNS, type FactRow } from "./store";
+import { visibleFacts, type Visibility } from "./visibility";
+
+/**
+ * Candidate budget: terms join candidate selection rarest first while the sum of their document
+ * frequencies stays within it (the rarest always joins). Commoner terms still score. This bounds
+ * the rows ranked per query whatever the workspace size.
+ */
+const CANDIDATE_BUDGET = 1000;
+/** Ranked candidates at most (the most recent, if the rarest term alone matches more). */
+const CANDIDATE_CAP = 1000;
+/** How many of the best BM25 candidates are re-scored with trigram similarity. */
+const RERANK_DEPTH = 40;
+/** Queries longer than this skip the trigram re-scoring: long text carries no phrasing signal. */
+const TRIGRAM_SCORE_MAX_QUERY = 200;
+/** Weight of the query's trigram word similarity to the fact text (a 0-1 measure). */
+const TRIGRAM_WEIGHT = 2.0;
+/**
+ * Bonus when the query names the fact's subject as a phrase ("what did Priya decide" and a fact
+ * about Priya): about one rare matching term, so facts about the person asked about come first
+ * among comparable matches without burying a strong match about someone else.
+ */
+const SUBJECT_WEIGHT = 4.0;
+/** What a "fact" phrased as a question loses: it asks rather than records. */
+const QUESTION_PENALTY = 1.0;
+/** Query words the workspace has never seen are expanded to at most this many known lexemes. */
+const PREFIX_EXPANSIONS = 3;
+const FUZZY_EXPANSIONS = 2;
+/** Trigram similarity a known lexeme needs to stand in for an unknown query word (a typo). */
+const FUZZY_MIN_SIMILARITY = 0.45;
+
+export interface QueryTerm {
+  lexeme: string;
+  df: number;
+  idf: number;
+}
+
+export interface AnalysedQuery {
+  /** The query had words the full-text index can use (not only stop words or punctuation). */
+  hasTerms: boolean;
+  terms: QueryTerm[];
+}
+
+/**
+ * The query's stemmed terms with their document frequency in the workspace. A word the workspace
+ * has never seen (a typo, a partial word) is replaced by known lexemes that start with it or are
+ * spelled closely, found through the byte-ordered term_stats key: a range scan, not a table scan.
+ */
+export async function analyseQuery(db: Queryable, workspaceId: string, query: string): Promise<AnalysedQuery> {
+  const rows = await db.sql<{ lexeme: string | null; df: number | null; n: number; asked: number }>`
+    WITH asked AS (
+      SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', ${query}))) AS lexeme LIMIT 64
+    ),
+    known AS (
+      SELECT ts.lexeme, ts.df FROM asked a
+        JOIN term_stats ts ON ts.workspace_id = ${workspaceId} AND ts.lexeme = a.lexeme
+    ),
+    unknown AS (
+      SELECT a.lexeme FROM asked a WHERE length(a.lexeme) >= 3 AND NOT EXISTS (SELECT 1 FROM known k WHERE k.lexeme = a.lexeme)
+    ),
+    expanded AS (
+      SELECT x.lexeme, x.df FROM unknown u CROSS JOIN LATERAL (
+        (SELECT ts.lexeme, ts.df FROM term_stats ts
+          WHERE ts.workspace_id = ${workspaceId}
+            AND ts.lexeme >= u.lexeme COLLATE "C" AND ts.lexeme < (u.lexeme || chr(1114111)) COLLATE "C"
+          ORDER BY ts.df DESC, ts.lexeme LIMIT ${PREFIX_EXPANSIONS})
+        UNION
+        (SELECT ts.lexeme, ts.df FROM term_stats ts
+          WHERE ts.workspace_id = ${workspaceId}
+            AND ts.lexeme >= left(u.lexeme, 2) COLLATE "C" AND ts.lexeme < (left(u.lexeme, 2) || chr(1114111)) COLLATE "C"
+            AND similarity(ts.lexeme, u.lexeme) >= ${FUZZY_MIN_SIMILARITY}
+          ORDER BY similarity(ts.lexeme, u.lexeme) DESC, ts.df DESC, ts.lexeme LIMIT ${FUZZY_EXPANSIONS})
+      ) x
+    ),
+    found AS (SELECT lexeme, df FROM known UNION SELECT lexeme, df FROM expanded)
+    SELECT found.lexeme, found.df,
+           (SELECT greatest(coalesce(max(fact_count), 0), 1)::int FROM memory_stats WHERE workspace_id = ${workspaceId}) AS n,
+           (SELECT count(*)::int FROM asked) AS asked
+      FROM (SELECT 1) one LEFT JOIN found ON true`;
+  const n = rows[0]?.n ?? 1;
+  const terms: QueryTerm[] = [];
+  for (const row of rows) {
+    if (row.lexeme === null || row.df === null) continue;
+    terms.push({ lexeme: row.lexeme, df: row.df, idf: Math.log(1 + (n - row.df + 0.5) / (row.df + 0.5)) });
+  }
+  terms.sort((a, b) => a.df - b.df || (a.lexeme < b.lexeme ? -1 : 1));
+  return { hasTerms: (rows[0]?.asked ?? 0) > 0, terms };
+}
+
+/** A lexeme as a quoted tsquery operand (quotes and backslashes doubled, as tsquery input wants). */
+const quoted = (lexeme: string): string => `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+const orQuery = (terms: readonly QueryTerm[]): string | null => (terms.length === 0 ? null : terms.map((t) => quoted(t.lexeme)).join(" | "));
+
+/** Splits terms into those that select candidates (rarest first, within the budget) and the rest. */
+function planCandidates(terms: readonly QueryTerm[]): { selective: QueryTerm[]; common: QueryTerm[] } {
+  const selective: QueryTerm[] = [];
+  let budget = CANDIDATE_BUDGET;
+  for (const term of terms) {
+    if (selective.length > 0 && term.df > budget) break;
+    selective.push(term);
+    budget -= term.df;
+  }
+  return { selective, common: terms.slice(selective.length) };
+}
+
+export interface RankOptions {
+  query: string;
+  limit: number;
+  /** Restrict to facts about this end user (the context packet's about_actor layer). */
+  onlyEndUser?: boolean;
+  excludeIds?: readonly string[];
+}
+
+/**
+ * Ranks visible facts for an analysed query. Candidates come from the GIN index: every match of
+ * the selective terms (bounded by the budget, capped by recency), plus the most recent matches of
+ * the common terms. Score: the IDF (from term_stats; ts_rank has none) of every query term the
+ * fact contains, which is BM25 with term frequency saturated at one and no length normalisation
+ * (facts are short statements of similar size, rarely repeating a word), the query naming the fact's
+ * subject, end-user match, confidence and recency; the best candidates are then re-scored with
+ * trigram similarity to the query's phrasing. Ties break by recency, then id: deterministic.
+ */
+export async function rankFacts(db: Queryable, v: Visibility, analysed: AnalysedQuery, options: RankOptions): Promise<FactRow[]> {
+  if (analysed.terms.length === 0) return [];
+  const { selective, common } = planCandidates(analysed.terms);
+  const onlyEndUser = options.onlyEndUser === true;
+  const exclude = [...(options.excludeIds ?? [])];
+  const scope = fragment`${visibleFacts(v)}
+    AND (NOT ${onlyEndUser}::boolean OR f.end_user_id IS NOT NULL) AND f.id <> ALL(${exclude}::text[])`;
+  const commonQuery = orQuery(common);
+  const scoreTrigram = options.query.length <= TRIGRAM_SCORE_MAX_QUERY;
+  return db.sql<FactRow>`
+    WITH asked AS MATERIALIZED (SELECT to_tsvector('english', ${options.query}) AS vector),
+    weights AS MATERIALIZED (
+      SELECT term::tsquery AS term, idf
+        FROM unnest(${analysed.terms.map((t) => quoted(t.lexeme))}::text[], ${analysed.terms.map((t) => String(t.idf))}::text[]::float8[])
+          AS w(term, idf)
+    ),
+    -- materialised and unordered, so the planner answers it from the GIN index
+    matched AS MATERIALIZED (
+      SELECT f.id, f.recorded_at FROM facts f
+       WHERE ${scope} AND f.search @@ ${orQuery(selective)}::tsquery
+    ),
+    candidates AS (
+      (SELECT id FROM matched ORDER BY recorded_at DESC, id DESC LIMIT ${CANDIDATE_CAP})
+      UNION
+      (SELECT f.id FROM facts f
+        WHERE ${commonQuery !== null}::boolean AND ${scope} AND f.search @@ ${commonQuery}::tsquery
+        ORDER BY f.recorded_at DESC, f.id DESC
+        LIMIT ${options.limit})
+    ),
+    scored AS (
+      SELECT ${FACT_COLUMNS},
+             -- IDF of every query term the fact contains; a GIN-free per-row check of a few tsqueries
+             coalesce((SELECT sum(w.idf) FROM weights w WHERE f.search @@ w.term), 0)
+             -- the query names the subject as whole words ("Priya's" names Priya; "Al" is not in "also")
+             + CASE WHEN q.vector @@ f.subject_query THEN ${SUBJECT_WEIGHT}::float8 ELSE 0 END
+             + CASE WHEN f.end_user_id IS NOT NULL THEN 0.5 ELSE 0 END
+             -- a fact phrased as a question states nothing: it should not outrank a statement
+             - CASE WHEN right(rtrim(f.text), 1) = '?' THEN ${QUESTION_PENALTY}::float8 ELSE 0 END
+             + 0.2 * f.confidence
+             + 0.2 * exp(-extract(epoch FROM now() - f.recorded_at) / (180 * 86400.0)) AS score
+        FROM candidates c JOIN facts f ON f.id = c.id CROSS JOIN asked q
+    ),
+    best AS (
+      SELECT * FROM scored ORDER BY score DESC, recorded_at DESC, id DESC LIMIT ${RERANK_DEPTH}
+    )
+    SELECT id, text, kind, origin, subject, confidence, recorded_at, end_user_id, pinned
+      FROM best
+     ORDER BY score + CASE WHEN ${scoreTrigram}::boolean
+                           THEN ${TRIGRAM_WEIGHT}::float8 * word_similarity(${options.query}, text) ELSE 0 END DESC,
+              recorded_at DESC, id DESC
+     LIMIT ${options.limit}`;
+}
