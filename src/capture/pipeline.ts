@@ -4,7 +4,6 @@ import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { analyzeFact } from "./analyze";
 import {
   addToTermStats,
-  existingDuplicates,
   insertFacts,
   liveClaims,
   lockWorkspaceFacts,
@@ -55,11 +54,8 @@ export async function captureFacts(tx: Queryable, workspaceId: string, items: re
     endUserId: item.endUser?.id ?? null,
     analysis: analyzeFact({ text: item.text, endUser: item.endUser, teamMembers: team }),
   }));
-  const known = await existingDuplicates(
-    tx,
-    workspaceId,
-    analysed.map((a) => ({ endUserId: a.endUserId, normalized: a.analysis.normalized })),
-  );
+  // Duplicates within this call; duplicates of stored facts are refused by the unique index.
+  const known = new Set<string>();
   const claims = await liveClaims(
     tx,
     workspaceId,
@@ -111,7 +107,7 @@ export async function captureFacts(tx: Queryable, workspaceId: string, items: re
   const pairs = [...replaces].filter(([newId]) => inserted.has(newId)).map(([newId, oldId]) => ({ oldId, newId }));
   // A superseded fact from earlier in this same batch is replaced too: only the last value stays live.
   await markSuperseded(tx, pairs);
-  await addToTermStats(tx, workspaceId, [...inserted]);
+  await addToTermStats(tx, workspaceId, inserted);
 
   const superseded = pairs.length;
   const created = inserted.size - superseded;

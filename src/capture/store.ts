@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Queryable } from "../db/types";
 import type { FactKind, Origin, SubjectType } from "../schema/memory";
 
@@ -25,9 +24,6 @@ export interface LiveClaim {
   claim_value: string;
 }
 
-/** Same digest as Postgres `md5(text)`, so the duplicate lookup can use the unique index. */
-export const duplicateDigest = (normalized: string): string => createHash("md5").update(normalized, "utf8").digest("hex");
-
 /**
  * Serialises writers of one workspace's facts (on every instance): without it two concurrent
  * calls could each supersede the same claim and leave two contradicting facts live.
@@ -48,22 +44,6 @@ export async function upsertEndUser(db: Queryable, workspaceId: string, id: stri
     ON CONFLICT (workspace_id, id) DO UPDATE SET name = coalesce(EXCLUDED.name, end_users.name)`;
 }
 
-/** Which of these (end user, normalized text) pairs already exist as live facts. */
-export async function existingDuplicates(
-  db: Queryable,
-  workspaceId: string,
-  keys: readonly { endUserId: string | null; normalized: string }[],
-): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
-  const rows = await db.sql<{ owner: string; normalized: string }>`
-    SELECT coalesce(f.end_user_id, '') AS owner, f.normalized
-      FROM facts f
-      JOIN unnest(${keys.map((k) => k.endUserId ?? "")}::text[], ${keys.map((k) => duplicateDigest(k.normalized))}::text[]) AS k(owner, digest)
-        ON coalesce(f.end_user_id, '') = k.owner AND md5(f.normalized) = k.digest
-     WHERE f.workspace_id = ${workspaceId} AND f.superseded_by IS NULL`;
-  return new Set(rows.map((r) => `${r.owner}\n${r.normalized}`));
-}
-
 export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: readonly string[]): Promise<LiveClaim[]> {
   if (claimKeys.length === 0) return [];
   return db.sql<LiveClaim>`
@@ -72,15 +52,19 @@ export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: 
      ORDER BY recorded_at, id`;
 }
 
+/** The facts an insert stored: id -> the lexemes of its search vector (for term statistics). */
+export type InsertedFacts = Map<string, string[]>;
+
 /**
- * Inserts facts in one statement. Non-text columns travel as text arrays and are cast in SQL:
- * postgres.js cannot infer array types for booleans and numbers. A row that collides with a live duplicate (a racing replay on
- * another connection) is dropped by ON CONFLICT and reported as not inserted.
+ * Inserts facts in one statement. The live-duplicate unique index is the duplicate check: a row
+ * that repeats a live fact (earlier, or a racing replay on another connection) is dropped by
+ * ON CONFLICT and simply absent from the result. Non-text columns travel as text arrays and are
+ * cast in SQL: postgres.js cannot infer array types for booleans and numbers.
  */
-export async function insertFacts(db: Queryable, workspaceId: string, rows: readonly NewFactRow[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
+export async function insertFacts(db: Queryable, workspaceId: string, rows: readonly NewFactRow[]): Promise<InsertedFacts> {
+  if (rows.length === 0) return new Map();
   const col = <K extends keyof NewFactRow>(key: K): NewFactRow[K][] => rows.map((r) => r[key]);
-  const inserted = await db.sql<{ id: string }>`
+  const inserted = await db.sql<{ id: string; lexemes: string[] }>`
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id,
                        confidence, recorded_at, sensitive, pinned, claim_key, claim_value)
     SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id,
@@ -93,8 +77,8 @@ export async function insertFacts(db: Queryable, workspaceId: string, rows: read
            AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, confidence, recorded_at,
                 sensitive, pinned, claim_key, claim_value)
     ON CONFLICT DO NOTHING
-    RETURNING id`;
-  return new Set(inserted.map((r) => r.id));
+    RETURNING id, tsvector_to_array(search) AS lexemes`;
+  return new Map(inserted.map((r) => [r.id, r.lexemes]));
 }
 
 export async function markSuperseded(db: Queryable, pairs: readonly { oldId: string; newId: string }[]): Promise<void> {
@@ -106,23 +90,30 @@ export async function markSuperseded(db: Queryable, pairs: readonly { oldId: str
 }
 
 /**
- * Adds the new facts to the ranking statistics. Lexemes are upserted in sorted order so two
- * transactions never wait on each other's rows in opposite orders (no deadlock).
+ * Adds the new facts to the ranking statistics, counted here from what the insert returned (no
+ * second read of the facts). Lexemes are upserted in one sorted order so two transactions never
+ * wait on each other's rows in opposite orders (no deadlock).
  */
-export async function addToTermStats(db: Queryable, workspaceId: string, factIds: readonly string[]): Promise<void> {
-  if (factIds.length === 0) return;
-  const ids = [...factIds];
-  await db.sql`
-    INSERT INTO term_stats (workspace_id, lexeme, df)
-    SELECT ${workspaceId}, lexeme, count(*)::int
-      FROM facts f, unnest(tsvector_to_array(f.search)) AS lexeme
-     WHERE f.id = ANY(${ids}::text[])
-     GROUP BY lexeme
-     ORDER BY lexeme
-    ON CONFLICT (workspace_id, lexeme) DO UPDATE SET df = term_stats.df + EXCLUDED.df`;
+export async function addToTermStats(db: Queryable, workspaceId: string, inserted: InsertedFacts): Promise<void> {
+  if (inserted.size === 0) return;
+  const df = new Map<string, number>();
+  let totalLength = 0;
+  for (const lexemes of inserted.values()) {
+    totalLength += lexemes.length;
+    for (const lexeme of lexemes) df.set(lexeme, (df.get(lexeme) ?? 0) + 1);
+  }
+  const lexemes = [...df.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  if (lexemes.length > 0) {
+    await db.sql`
+      INSERT INTO term_stats (workspace_id, lexeme, df)
+      SELECT ${workspaceId}, t.lexeme, t.df
+        FROM unnest(${lexemes}::text[], ${lexemes.map((l) => String(df.get(l)))}::text[]::int[]) WITH ORDINALITY AS t(lexeme, df, ord)
+       ORDER BY t.ord
+      ON CONFLICT (workspace_id, lexeme) DO UPDATE SET df = term_stats.df + EXCLUDED.df`;
+  }
   await db.sql`
     INSERT INTO memory_stats (workspace_id, fact_count, total_length)
-    SELECT ${workspaceId}, count(*), coalesce(sum(length(f.search)), 0) FROM facts f WHERE f.id = ANY(${ids}::text[])
+    VALUES (${workspaceId}, ${inserted.size}, ${totalLength})
     ON CONFLICT (workspace_id) DO UPDATE
       SET fact_count = memory_stats.fact_count + EXCLUDED.fact_count,
           total_length = memory_stats.total_length + EXCLUDED.total_length`;

@@ -60,8 +60,7 @@ describeEachDb("visibility (property)", (get) => {
             claimValue: null,
           };
           await db.transaction(async (tx) => {
-            await insertFacts(tx, ws, [row]);
-            await addToTermStats(tx, ws, [row.id]);
+            await addToTermStats(tx, ws, await insertFacts(tx, ws, [row]));
             if (f.superseded) {
               const replacement = { ...row, id: sortableId("fact"), text: `${row.text} v2`, normalized: `${row.normalized} v2`, superseded: false };
               await insertFacts(tx, ws, [replacement]);
