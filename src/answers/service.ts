@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { ApiError, notFound } from "../errors";
 import { sortableId } from "../ids";
 import type { Answer, AnswerRequest, WaitTimedOut } from "../schema/answers";
+import { visibilityFor } from "../memory/visibility";
 import type { ServiceContext } from "../service";
 import type { AnswerEngine } from "./engine";
 import {
@@ -97,27 +98,40 @@ export async function createAnswer(
   });
   const id = outcome.replayedId ?? answerId;
   const run = await loadRun(ctx.db, ctx.auth.workspaceId, id);
-  if (!run) throw new Error(`answer ${id} missing right after creation`);
+  // A replayed key whose answer was deleted since (end user forgotten) has nothing to return.
+  if (!run) throw notFound(`answer "${id}" of this Idempotency-Key no longer exists; use a fresh key`);
   if (outcome.replayedId === undefined && options.mode === "queued") await ctx.engine.events.queued();
   return { run, replayed: outcome.replayedId !== undefined };
 }
 
-/** 2.7 from a run row; sources only when asked for. */
+/** 2.7 from a run row; sources only when asked for, filtered by what the caller may see. */
 export async function toAnswer(ctx: ServiceContext, run: RunRow, withSources: boolean): Promise<Answer> {
+  const v = visibilityFor(ctx.auth, ctx.channel, run.end_user_id);
   return {
     answer_id: run.id,
     status: run.status,
     output_text: run.status === "completed" ? run.output_text : "",
     conversation_id: run.conversation_id,
     usage: { input_tokens: run.input_tokens, output_tokens: run.output_tokens },
-    ...(withSources ? { sources: await sourcesFor(ctx.db, run.workspace_id, run.source_ids) } : {}),
+    ...(withSources ? { sources: await sourcesFor(ctx.db, v, run.source_ids) } : {}),
     ...(run.status === "failed" ? { error: { code: run.error_code ?? "internal_error", message: run.error_message ?? "the run failed" } } : {}),
   };
 }
 
-/** 4.5: another workspace's answer is indistinguishable from a missing one. */
-export async function getAnswer(ctx: ServiceContext, answerId: string, withSources: boolean): Promise<Answer> {
+/**
+ * A run the caller may read: in its workspace, and for an external key only runs asked with
+ * external visibility (an internal run's answer may repeat what external keys must not see).
+ * Anything else is indistinguishable from a missing answer.
+ */
+async function readableRun(ctx: ServiceContext, answerId: string): Promise<RunRow | undefined> {
   const run = await loadRun(ctx.db, ctx.auth.workspaceId, answerId);
+  if (!run || (ctx.auth.audience === "external" && run.audience !== "external")) return undefined;
+  return run;
+}
+
+/** 4.5 */
+export async function getAnswer(ctx: ServiceContext, answerId: string, withSources: boolean): Promise<Answer> {
+  const run = await readableRun(ctx, answerId);
   if (!run) throw notFound(`answer "${answerId}"`);
   return toAnswer(ctx, run, withSources);
 }
@@ -129,13 +143,13 @@ const isFinal = (run: RunRow | undefined): boolean => run?.status === "completed
  * instance, else reports the timeout while the run goes on. Finished answers carry sources.
  */
 export async function waitForAnswer(ctx: AnswersContext, answerId: string, timeoutSeconds: number): Promise<Answer | WaitTimedOut> {
-  let run = await loadRun(ctx.db, ctx.auth.workspaceId, answerId);
+  let run = await readableRun(ctx, answerId);
   if (!run) throw notFound(`answer "${answerId}"`);
   if (!isFinal(run) && timeoutSeconds > 0) {
     await ctx.engine.events.waitFinished(answerId, timeoutSeconds * 1000, async () =>
       isFinal(await loadRun(ctx.db, ctx.auth.workspaceId, answerId)),
     );
-    run = await loadRun(ctx.db, ctx.auth.workspaceId, answerId);
+    run = await readableRun(ctx, answerId);
   }
   if (!run || !isFinal(run)) return { wait_timed_out: true, answer_id: answerId };
   return toAnswer(ctx, run, true);

@@ -39,7 +39,11 @@ export function answerEventStream(engine: AnswerEngine, db: Db, run: RunRow): Re
               output_text: outcome.text,
               conversation_id: run.conversation_id,
               usage: outcome.usage,
-              sources: await sourcesFor(db, run.workspace_id, outcome.sourceIds),
+              sources: await sourcesFor(
+                db,
+                { workspaceId: run.workspace_id, audience: run.audience, endUserId: run.end_user_id, kinds: null },
+                outcome.sourceIds,
+              ),
             });
           } else if (outcome.status === "failed") {
             send("answer.failed", { error: { code: outcome.code, message: outcome.message } });

@@ -2,6 +2,7 @@ import type { Queryable } from "../db/types";
 import type { Audience } from "../schema/auth";
 import type { AnswerStatus, Source } from "../schema/answers";
 import type { ChatMessage, Usage } from "../models/types";
+import { visibleFacts, type Visibility } from "../memory/visibility";
 
 export interface AgentRow {
   slug: string;
@@ -158,13 +159,18 @@ export async function renewLease(db: Queryable, id: string, owner: string, lease
   return rows.length > 0;
 }
 
-/** Completed turns of the conversation before this run, oldest first, at most `limit` messages. */
+/**
+ * Completed turns of the conversation before this run, oldest first, at most `limit` messages.
+ * Only turns asked with the same audience about the same end user: a conversation id reused by
+ * an external key, or for another person, must not hand it what was said there.
+ */
 export async function conversationHistory(db: Queryable, run: RunRow, limit: number): Promise<ChatMessage[]> {
   const rows = await db.sql<ChatMessage>`
     SELECT role, content FROM (
       SELECT m.id, m.role, m.content FROM messages m JOIN answers a ON a.id = m.answer_id
        WHERE m.workspace_id = ${run.workspace_id} AND m.conversation_id = ${run.conversation_id}
          AND a.status = 'completed' AND a.created_at < ${run.created_at}
+         AND a.audience = ${run.audience} AND a.end_user_id IS NOT DISTINCT FROM ${run.end_user_id}::text
        ORDER BY m.id DESC LIMIT ${limit}) recent
      ORDER BY id`;
   return rows[0]?.role === "assistant" ? rows.slice(1) : rows;
@@ -227,12 +233,14 @@ export async function releaseLeases(db: Queryable, owner: string, ids: readonly 
      WHERE lease_owner = ${owner} AND status = 'in_progress' AND id = ANY(${[...ids]}::text[])`;
 }
 
-export async function sourcesFor(db: Queryable, workspaceId: string, ids: readonly string[]): Promise<Source[]> {
+/** The facts a run was built from, as the caller may see them now (visibility applies again). */
+export async function sourcesFor(db: Queryable, v: Visibility, ids: readonly string[]): Promise<Source[]> {
   if (ids.length === 0) return [];
   const rows = await db.sql<Source & { ord: number }>`
     SELECT f.id AS fact_id, f.text AS fact_text, f.kind, f.subject, s.ord
       FROM unnest(${[...ids]}::text[]) WITH ORDINALITY AS s(id, ord)
-      JOIN facts f ON f.id = s.id AND f.workspace_id = ${workspaceId}
+      JOIN facts f ON f.id = s.id
+     WHERE ${visibleFacts(v)}
      ORDER BY s.ord`;
   return rows.map(({ fact_id, fact_text, kind, subject }) => ({ fact_id, fact_text, kind, subject }));
 }

@@ -78,7 +78,8 @@ export async function forgetEndUser(db: Queryable, workspace: { id: string; slug
     WITH gone AS (DELETE FROM facts WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING 1)
     SELECT count(*)::int AS n FROM gone`;
   const answers = await db.sql<{ n: number }>`
-    WITH gone AS (DELETE FROM answers WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING 1)
+    WITH gone AS (DELETE FROM answers WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING id),
+    keys AS (DELETE FROM idempotency_keys WHERE answer_id IN (SELECT id FROM gone))
     SELECT count(*)::int AS n FROM gone`;
   const conversations = await db.sql<{ n: number }>`
     WITH gone AS (

@@ -11,7 +11,7 @@ import { visibleFacts, type Visibility } from "./visibility";
 const CANDIDATE_BUDGET = 1000;
 /** Ranked candidates at most (the most recent, if the rarest term alone matches more). */
 const CANDIDATE_CAP = 1000;
-/** How many of the best BM25 candidates are re-scored with trigram similarity. */
+/** How many of the best candidates (at least) are re-scored with trigram similarity. */
 const RERANK_DEPTH = 40;
 /** Queries longer than this skip the trigram re-scoring: long text carries no phrasing signal. */
 const TRIGRAM_SCORE_MAX_QUERY = 200;
@@ -165,7 +165,7 @@ export async function rankFacts(db: Queryable, v: Visibility, analysed: Analysed
         FROM candidates c JOIN facts f ON f.id = c.id CROSS JOIN asked q
     ),
     best AS (
-      SELECT * FROM scored ORDER BY score DESC, recorded_at DESC, id DESC LIMIT ${RERANK_DEPTH}
+      SELECT * FROM scored ORDER BY score DESC, recorded_at DESC, id DESC LIMIT ${Math.max(RERANK_DEPTH, options.limit)}
     )
     SELECT id, text, kind, origin, subject, confidence, recorded_at, end_user_id, pinned
       FROM best
