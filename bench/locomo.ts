@@ -10,6 +10,8 @@
  * Embedded PGlite in a temp dir by default; BENCH_DATABASE_URL (an admin URL) runs on a fresh
  * PostgreSQL database instead, dropped at the end. LOCOMO_PATH overrides the data file.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { authenticate, type AuthContext } from "../src/auth/authenticate";
 import { createKey } from "../src/auth/keys";
 import { createWorkspace } from "../src/auth/workspaces";
@@ -24,7 +26,12 @@ import { openBenchDatabase } from "./lib/database";
 import { factText, loadLocomo, type Conversation } from "./lib/locomo-data";
 import { KS, percentile, score, type QuestionResult } from "./lib/metrics";
 
-const DATA_PATH = process.env.LOCOMO_PATH ?? "/work/shared/data/locomo10.json";
+// The data set is not vendored: fetch data/locomo10.json from the snap-research/LoCoMo repository.
+const DATA_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
+if (!existsSync(DATA_PATH)) {
+  console.error(`LoCoMo data not found at ${DATA_PATH}: set LOCOMO_PATH to locomo10.json (snap-research/LoCoMo, data/locomo10.json)`);
+  process.exit(2);
+}
 const TEACH_BATCH = 20;
 const SEARCH_LIMIT = 20;
 const CATEGORIES = [1, 2, 3, 4] as const;

@@ -1,4 +1,4 @@
-/** Loading and lenient parsing of the LoCoMo data set (see /work/shared/data/README.md). */
+/** Loading and lenient parsing of the LoCoMo data set (snap-research/LoCoMo, data/locomo10.json). */
 import { readFileSync } from "node:fs";
 
 export interface Turn {
