@@ -1,6 +1,6 @@
-import { fragment } from "../db/fragment";
+import { fragment, type Fragment } from "../db/fragment";
 import type { Queryable } from "../db/types";
-import { FACT_COLUMNS, type FactRow } from "./store";
+import type { FactRow } from "./store";
 import { visibleFacts, type Visibility } from "./visibility";
 
 /**
@@ -8,9 +8,16 @@ import { visibleFacts, type Visibility } from "./visibility";
  * frequencies stays within it (the rarest always joins). Commoner terms still score. This bounds
  * the rows ranked per query whatever the workspace size.
  */
-const CANDIDATE_BUDGET = 1000;
+const CANDIDATE_BUDGET = 400;
 /** Ranked candidates at most (the most recent, if the rarest term alone matches more). */
-const CANDIDATE_CAP = 1000;
+const CANDIDATE_CAP = 400;
+/** Terms that score (the rarest); commoner ones add little IDF and cost a check per row. */
+const SCORED_TERMS = 16;
+/** What ranking reads of a candidate, in the one pass over the index matches. */
+const CANDIDATE_COLUMNS: Fragment = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.confidence, f.recorded_at, f.end_user_id,
+  f.pinned, f.search, f.subject_query`;
+/** Index matches read at most to choose those candidates from. */
+const CANDIDATE_SCAN_LIMIT = 4 * CANDIDATE_CAP;
 /** How many of the best candidates (at least) are re-scored with trigram similarity. */
 const RERANK_DEPTH = 40;
 /** Queries longer than this skip the trigram re-scoring: long text carries no phrasing signal. */
@@ -29,7 +36,7 @@ const QUESTION_PENALTY = 1.0;
 const PREFIX_EXPANSIONS = 3;
 const FUZZY_EXPANSIONS = 2;
 /** Trigram similarity a known lexeme needs to stand in for an unknown query word (a typo). */
-const FUZZY_MIN_SIMILARITY = 0.45;
+const FUZZY_MIN_SIMILARITY = 0.3;
 
 export interface QueryTerm {
   lexeme: string;
@@ -93,8 +100,13 @@ export async function analyseQuery(db: Queryable, workspaceId: string, query: st
 const quoted = (lexeme: string): string => `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
 const orQuery = (terms: readonly QueryTerm[]): string | null => (terms.length === 0 ? null : terms.map((t) => quoted(t.lexeme)).join(" | "));
 
-/** Splits terms into those that select candidates (rarest first, within the budget) and the rest. */
-function planCandidates(terms: readonly QueryTerm[]): { selective: QueryTerm[]; common: QueryTerm[] } {
+/**
+ * Which tsquery selects candidates from the GIN index, and which terms only add their latest
+ * matches. Normally: the rarest terms (OR) while their document frequencies fit the budget. When
+ * even the rarest term is common (a large workspace, everyday words), facts holding two of the
+ * three rarest terms together: far fewer rows, and the ones a reader would expect first.
+ */
+function planCandidates(terms: readonly QueryTerm[]): { select: string; common: QueryTerm[] } {
   const selective: QueryTerm[] = [];
   let budget = CANDIDATE_BUDGET;
   for (const term of terms) {
@@ -102,7 +114,15 @@ function planCandidates(terms: readonly QueryTerm[]): { selective: QueryTerm[]; 
     selective.push(term);
     budget -= term.df;
   }
-  return { selective, common: terms.slice(selective.length) };
+  const rarest = terms.slice(0, 3);
+  if (selective.length === 1 && (selective[0]?.df ?? 0) > CANDIDATE_BUDGET && rarest.length >= 2) {
+    const pairs: string[] = [];
+    for (let i = 0; i < rarest.length; i++) {
+      for (let j = i + 1; j < rarest.length; j++) pairs.push(`(${quoted(rarest[i]!.lexeme)} & ${quoted(rarest[j]!.lexeme)})`);
+    }
+    return { select: pairs.join(" | "), common: [...terms] };
+  }
+  return { select: orQuery(selective) ?? "", common: terms.slice(selective.length) };
 }
 
 export interface RankOptions {
@@ -124,45 +144,49 @@ export interface RankOptions {
  */
 export async function rankFacts(db: Queryable, v: Visibility, analysed: AnalysedQuery, options: RankOptions): Promise<FactRow[]> {
   if (analysed.terms.length === 0) return [];
-  const { selective, common } = planCandidates(analysed.terms);
+  const { select, common } = planCandidates(analysed.terms);
   const onlyEndUser = options.onlyEndUser === true;
   const exclude = [...(options.excludeIds ?? [])];
   const scope = fragment`${visibleFacts(v)}
     AND (NOT ${onlyEndUser}::boolean OR f.end_user_id IS NOT NULL) AND f.id <> ALL(${exclude}::text[])`;
   const commonQuery = orQuery(common);
   const scoreTrigram = options.query.length <= TRIGRAM_SCORE_MAX_QUERY;
+  // One CASE per scored term, unrolled: no per-row subquery. The rarest terms carry the weight.
+  const termScore = analysed.terms
+    .slice(0, SCORED_TERMS)
+    .reduce<Fragment>(
+      (sum, t) => fragment`${sum} + CASE WHEN c.search @@ ${quoted(t.lexeme)}::tsquery THEN ${t.idf}::float8 ELSE 0 END`,
+      fragment`0`,
+    );
   return db.sql<FactRow>`
     WITH asked AS MATERIALIZED (SELECT to_tsvector('english', ${options.query}) AS vector),
-    weights AS MATERIALIZED (
-      SELECT term::tsquery AS term, idf
-        FROM unnest(${analysed.terms.map((t) => quoted(t.lexeme))}::text[], ${analysed.terms.map((t) => String(t.idf))}::text[]::float8[])
-          AS w(term, idf)
-    ),
-    -- materialised and unordered, so the planner answers it from the GIN index
+    -- materialised and unordered, so the planner answers it from the GIN index, reading each row
+    -- once; the limit bounds the work when document frequencies were underestimated
     matched AS MATERIALIZED (
-      SELECT f.id, f.recorded_at FROM facts f
-       WHERE ${scope} AND f.search @@ ${orQuery(selective)}::tsquery
+      SELECT ${CANDIDATE_COLUMNS} FROM facts f
+       WHERE ${scope} AND f.search @@ ${select}::tsquery
+       LIMIT ${CANDIDATE_SCAN_LIMIT}
     ),
     candidates AS (
-      (SELECT id FROM matched ORDER BY recorded_at DESC, id DESC LIMIT ${CANDIDATE_CAP})
-      UNION
-      (SELECT f.id FROM facts f
+      (SELECT * FROM matched ORDER BY recorded_at DESC, id DESC LIMIT ${CANDIDATE_CAP})
+      UNION ALL
+      (SELECT ${CANDIDATE_COLUMNS} FROM facts f
         WHERE ${commonQuery !== null}::boolean AND ${scope} AND f.search @@ ${commonQuery}::tsquery
+          AND f.id NOT IN (SELECT id FROM matched)
         ORDER BY f.recorded_at DESC, f.id DESC
         LIMIT ${options.limit})
     ),
     scored AS (
-      SELECT ${FACT_COLUMNS},
-             -- IDF of every query term the fact contains; a GIN-free per-row check of a few tsqueries
-             coalesce((SELECT sum(w.idf) FROM weights w WHERE f.search @@ w.term), 0)
+      SELECT c.id, c.text, c.kind, c.origin, c.subject, c.confidence, c.recorded_at, c.end_user_id, c.pinned,
+             ${termScore}
              -- the query names the subject as whole words ("Priya's" names Priya; "Al" is not in "also")
-             + CASE WHEN q.vector @@ f.subject_query THEN ${SUBJECT_WEIGHT}::float8 ELSE 0 END
-             + CASE WHEN f.end_user_id IS NOT NULL THEN 0.5 ELSE 0 END
+             + CASE WHEN q.vector @@ c.subject_query THEN ${SUBJECT_WEIGHT}::float8 ELSE 0 END
+             + CASE WHEN c.end_user_id IS NOT NULL THEN 0.5 ELSE 0 END
              -- a fact phrased as a question states nothing: it should not outrank a statement
-             - CASE WHEN right(rtrim(f.text), 1) = '?' THEN ${QUESTION_PENALTY}::float8 ELSE 0 END
-             + 0.2 * f.confidence
-             + 0.2 * exp(-extract(epoch FROM now() - f.recorded_at) / (180 * 86400.0)) AS score
-        FROM candidates c JOIN facts f ON f.id = c.id CROSS JOIN asked q
+             - CASE WHEN right(rtrim(c.text), 1) = '?' THEN ${QUESTION_PENALTY}::float8 ELSE 0 END
+             + 0.2 * c.confidence
+             + 0.2 * exp(-extract(epoch FROM now() - c.recorded_at) / (180 * 86400.0)) AS score
+        FROM candidates c CROSS JOIN asked q
     ),
     best AS (
       SELECT * FROM scored ORDER BY score DESC, recorded_at DESC, id DESC LIMIT ${Math.max(RERANK_DEPTH, options.limit)}

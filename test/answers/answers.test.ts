@@ -132,6 +132,10 @@ describeEachDb("answers", (get) => {
     const otherKey = await makeKey(get().db, { workspace: key.workspace });
     const scoped = await call(h.app, "POST", "/v1/answers", { key: otherKey.secret, body, headers: { "idempotency-key": "req-1" } });
     expect(scoped.json.data.answer_id).not.toBe(first.json.data.answer_id);
+    // Let these runs finish so they do not take replies queued on the fake by later tests.
+    for (const id of [first.json.data.answer_id, [...ids][0], scoped.json.data.answer_id]) {
+      await untilFinal(h.app, get().db, key.secret, id);
+    }
   });
 
   test("one run per conversation: 409 conversation_busy in both modes while it runs", async () => {
