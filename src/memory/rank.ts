@@ -101,12 +101,12 @@ const quoted = (lexeme: string): string => `'${lexeme.replace(/\\/g, "\\\\").rep
 const orQuery = (terms: readonly QueryTerm[]): string | null => (terms.length === 0 ? null : terms.map((t) => quoted(t.lexeme)).join(" | "));
 
 /**
- * Which tsquery selects candidates from the GIN index, and which terms only add their latest
- * matches. Normally: the rarest terms (OR) while their document frequencies fit the budget. When
- * even the rarest term is common (a large workspace, everyday words), facts holding two of the
- * three rarest terms together: far fewer rows, and the ones a reader would expect first.
+ * The tsquery that selects candidates from the GIN index: the rarest terms (OR) while their
+ * document frequencies fit the budget; commoner terms only score. When even the rarest term is
+ * common (a large workspace, everyday words), facts holding two of the three rarest terms
+ * together: far fewer rows, and the ones a reader would expect first.
  */
-function planCandidates(terms: readonly QueryTerm[]): { select: string; common: QueryTerm[] } {
+function candidateQuery(terms: readonly QueryTerm[]): string {
   const selective: QueryTerm[] = [];
   let budget = CANDIDATE_BUDGET;
   for (const term of terms) {
@@ -120,9 +120,9 @@ function planCandidates(terms: readonly QueryTerm[]): { select: string; common: 
     for (let i = 0; i < rarest.length; i++) {
       for (let j = i + 1; j < rarest.length; j++) pairs.push(`(${quoted(rarest[i]!.lexeme)} & ${quoted(rarest[j]!.lexeme)})`);
     }
-    return { select: pairs.join(" | "), common: [...terms] };
+    return pairs.join(" | ");
   }
-  return { select: orQuery(selective) ?? "", common: terms.slice(selective.length) };
+  return orQuery(selective) ?? "";
 }
 
 export interface RankOptions {
@@ -134,9 +134,8 @@ export interface RankOptions {
 }
 
 /**
- * Ranks visible facts for an analysed query. Candidates come from the GIN index: every match of
- * the selective terms (bounded by the budget, capped by recency), plus the most recent matches of
- * the common terms. Score: the IDF (from term_stats; ts_rank has none) of every query term the
+ * Ranks visible facts for an analysed query. Candidates come from the GIN index only: the matches
+ * of the selective terms (bounded by the budget, capped by recency). Score: the IDF (from term_stats; ts_rank has none) of every query term the
  * fact contains, which is BM25 with term frequency saturated at one and no length normalisation
  * (facts are short statements of similar size, rarely repeating a word), the query naming the fact's
  * subject, end-user match, confidence and recency; the best candidates are then re-scored with
@@ -144,12 +143,11 @@ export interface RankOptions {
  */
 export async function rankFacts(db: Queryable, v: Visibility, analysed: AnalysedQuery, options: RankOptions): Promise<FactRow[]> {
   if (analysed.terms.length === 0) return [];
-  const { select, common } = planCandidates(analysed.terms);
+  const select = candidateQuery(analysed.terms);
   const onlyEndUser = options.onlyEndUser === true;
   const exclude = [...(options.excludeIds ?? [])];
   const scope = fragment`${visibleFacts(v)}
     AND (NOT ${onlyEndUser}::boolean OR f.end_user_id IS NOT NULL) AND f.id <> ALL(${exclude}::text[])`;
-  const commonQuery = orQuery(common);
   const scoreTrigram = options.query.length <= TRIGRAM_SCORE_MAX_QUERY;
   // One CASE per scored term, unrolled: no per-row subquery. The rarest terms carry the weight.
   const termScore = analysed.terms
@@ -168,13 +166,7 @@ export async function rankFacts(db: Queryable, v: Visibility, analysed: Analysed
        LIMIT ${CANDIDATE_SCAN_LIMIT}
     ),
     candidates AS (
-      (SELECT * FROM matched ORDER BY recorded_at DESC, id DESC LIMIT ${CANDIDATE_CAP})
-      UNION ALL
-      (SELECT ${CANDIDATE_COLUMNS} FROM facts f
-        WHERE ${commonQuery !== null}::boolean AND ${scope} AND f.search @@ ${commonQuery}::tsquery
-          AND f.id NOT IN (SELECT id FROM matched)
-        ORDER BY f.recorded_at DESC, f.id DESC
-        LIMIT ${options.limit})
+      SELECT * FROM matched ORDER BY recorded_at DESC, id DESC LIMIT ${CANDIDATE_CAP}
     ),
     scored AS (
       SELECT c.id, c.text, c.kind, c.origin, c.subject, c.confidence, c.recorded_at, c.end_user_id, c.pinned,
