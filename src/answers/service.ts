@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ApiError, notFound } from "../errors";
 import { sortableId } from "../ids";
-import type { Answer, AnswerRequest, WaitTimedOut } from "../schema/answers";
+import type { Answer, AnswerRequest, AskWorkerArgs, QueuedAnswer, WaitTimedOut } from "../schema/answers";
 import { visibilityFor } from "../memory/visibility";
 import type { ServiceContext } from "../service";
 import type { AnswerEngine } from "./engine";
@@ -153,4 +153,14 @@ export async function waitForAnswer(ctx: AnswersContext, answerId: string, timeo
   }
   if (!run || !isFinal(run)) return { wait_timed_out: true, answer_id: answerId };
   return toAnswer(ctx, run, true);
+}
+
+/**
+ * 4.6 ask_worker: a queued create (with the optional idempotency key) plus a bounded wait.
+ * `timeout_seconds: 0` returns the queued create's result at once.
+ */
+export async function askWorker(ctx: AnswersContext, input: AskWorkerArgs): Promise<Answer | WaitTimedOut | QueuedAnswer> {
+  const { run } = await createAnswer(ctx, input, { mode: "queued", idempotencyKey: input.idempotency_key });
+  if (input.timeout_seconds === 0) return { answer_id: run.id, status: "queued" };
+  return waitForAnswer(ctx, run.id, input.timeout_seconds);
 }

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { AnswerEngine } from "../answers/engine";
-import { createAnswer, waitForAnswer } from "../answers/service";
+import { askWorker, waitForAnswer } from "../answers/service";
 import type { AuthContext } from "../auth/authenticate";
 import { whoami } from "../auth/whoami";
 import { teachFacts } from "../capture/teach";
@@ -98,12 +98,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "pass idempotency_key to retry safely without starting a second run. Uses workspace credits.",
     inputSchema: AskWorkerArgs,
     annotations: { title: "Ask the worker", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    call: async (ctx, args) => {
-      const input = parseInput(AskWorkerArgs, args, "arguments");
-      const { run } = await createAnswer(service(ctx), input, { mode: "queued", idempotencyKey: input.idempotency_key });
-      if (input.timeout_seconds === 0) return { answer_id: run.id, status: "queued" };
-      return waitForAnswer(service(ctx), run.id, input.timeout_seconds);
-    },
+    call: (ctx, args) => askWorker(service(ctx), parseInput(AskWorkerArgs, args, "arguments")),
   },
   {
     name: "wait_for_answer",
@@ -113,7 +108,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "Returns {wait_timed_out: true, answer_id} if it is still running; each call is a fresh wait, so call again.",
     inputSchema: WaitForAnswerArgs,
     annotations: { title: "Wait for an answer", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    call: async (ctx, args) => {
+    call: (ctx, args) => {
       const input = parseInput(WaitForAnswerArgs, args, "arguments");
       return waitForAnswer(service(ctx), input.answer_id, input.timeout_seconds);
     },
