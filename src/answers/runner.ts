@@ -88,12 +88,17 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
   try {
     const packet = await buildContext(ctx, { query: run.input, token_budget: RUN_CONTEXT_TOKENS, end_user: endUser });
     const history = await conversationHistory(deps.db, run, HISTORY_MESSAGES);
+    // What the user stated is captured alongside the model call, not before it: the first delta
+    // does not wait for a write. The packet above was built before, so the run does not quote
+    // the user back to themselves as "memory".
     const statements = statementsIn(run.input);
-    if (statements.length > 0) {
-      await deps.db.transaction((tx) =>
-        captureFacts(tx, run.workspace_id, statements.map((text) => ({ text, origin: "user_stated" as const, endUser }))),
-      );
-    }
+    const capturing =
+      statements.length === 0
+        ? Promise.resolve()
+        : captureFacts(deps.db, run.workspace_id, statements.map((text) => ({ text, origin: "user_stated" as const, endUser }))).then(
+            () => undefined,
+            (error: unknown) => deps.log.warn("capturing user statements failed", { answer_id: run.id, error: String(error) }),
+          );
     const sourceIds = new Set(packet.facts.map((f) => f.fact_id));
     const tools: RunTools = {
       searchMemory: async (query) => {
@@ -107,9 +112,7 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
       remember: async (fact) => {
         const text = fact.trim().slice(0, 4000);
         if (text === "") return "nothing to remember";
-        const result = await deps.db.transaction((tx) =>
-          captureFacts(tx, run.workspace_id, [{ text, origin: "agent_inferred", endUser }]),
-        );
+        const result = await captureFacts(deps.db, run.workspace_id, [{ text, origin: "agent_inferred", endUser }]);
         return result.skipped > 0 ? "already known" : "remembered";
       },
     };
@@ -125,7 +128,7 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
         signal,
       },
       onDelta,
-    );
+    ).finally(() => capturing);
     return { status: "completed", text: result.text, usage: result.usage, sourceIds: [...sourceIds] };
   } catch (error) {
     if (signal.aborted) return { status: "released" };

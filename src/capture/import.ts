@@ -31,7 +31,7 @@ export async function importFacts(
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
-    const result = await db.transaction((tx) => captureFacts(tx, workspaceId, items));
+    const result = await captureFacts(db, workspaceId, items);
     progress.created += result.created;
     progress.superseded += result.superseded;
     progress.skipped += result.skipped;

@@ -1,5 +1,5 @@
 import { sortableId } from "../ids";
-import type { Queryable } from "../db/types";
+import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { analyzeFact } from "./analyze";
 import {
@@ -10,8 +10,10 @@ import {
   markSuperseded,
   teamMemberNames,
   upsertEndUser,
+  type InsertedFacts,
   type NewFactRow,
 } from "./store";
+import type { FactAnalysis } from "./types";
 
 /** How much a fact is trusted by default, by where it came from. */
 export const DEFAULT_CONFIDENCE: Record<Origin, number> = {
@@ -38,22 +40,45 @@ export interface CaptureResult extends TeachResult {
 
 /**
  * The capture pipeline, the only writer of facts: normalise, drop exact duplicates, attribute the
- * subject, classify, flag sensitive content, and supersede older values of the same claim. Runs in
- * the caller's transaction (under the workspace's capture lock), so a taught fact is committed,
- * and searchable, before the call returns.
+ * subject, classify, flag sensitive content, and supersede older values of the same claim. The
+ * facts are committed, and searchable, before it returns.
+ *
+ * Trade-off: writers of one workspace are serialised by a lock held for the storage transaction
+ * only. The rule analysis runs before taking it, and the ranking statistics (document
+ * frequencies) are added right after commit in their own statement: concurrent teaches wait on
+ * each other for milliseconds, at the price of IDF lagging a fact by one statement (or missing
+ * it, if the process dies in between: a slightly smaller weight, never a wrong result).
  */
-export async function captureFacts(tx: Queryable, workspaceId: string, items: readonly CaptureItem[]): Promise<CaptureResult> {
-  await lockWorkspaceFacts(tx, workspaceId);
-  const team = await teamMemberNames(tx, workspaceId);
-  const endUsers = new Map<string, EndUser>();
-  for (const item of items) if (item.endUser) endUsers.set(item.endUser.id, item.endUser);
-  for (const user of endUsers.values()) await upsertEndUser(tx, workspaceId, user.id, user.name);
-
+export async function captureFacts(db: Db, workspaceId: string, items: readonly CaptureItem[]): Promise<CaptureResult> {
+  const team = await teamMemberNames(db, workspaceId);
   const analysed = items.map((item) => ({
     item,
     endUserId: item.endUser?.id ?? null,
     analysis: analyzeFact({ text: item.text, endUser: item.endUser, teamMembers: team }),
   }));
+  const { result, inserted } = await db.transaction(async (tx) => {
+    await lockWorkspaceFacts(tx, workspaceId);
+    return storeAnalysed(tx, workspaceId, analysed);
+  });
+  await addToTermStats(db, workspaceId, inserted);
+  return result;
+}
+
+interface Analysed {
+  item: CaptureItem;
+  endUserId: string | null;
+  analysis: FactAnalysis;
+}
+
+/** Under the capture lock: duplicates, claims and supersession, the insert. */
+async function storeAnalysed(
+  tx: Queryable,
+  workspaceId: string,
+  analysed: readonly Analysed[],
+): Promise<{ result: CaptureResult; inserted: InsertedFacts }> {
+  const endUsers = new Map<string, EndUser>();
+  for (const { item } of analysed) if (item.endUser) endUsers.set(item.endUser.id, item.endUser);
+  for (const user of endUsers.values()) await upsertEndUser(tx, workspaceId, user.id, user.name);
   // Duplicates within this call; duplicates of stored facts are refused by the unique index.
   const known = new Set<string>();
   const claims = await liveClaims(
@@ -107,15 +132,15 @@ export async function captureFacts(tx: Queryable, workspaceId: string, items: re
   const pairs = [...replaces].filter(([newId]) => inserted.has(newId)).map(([newId, oldId]) => ({ oldId, newId }));
   // A superseded fact from earlier in this same batch is replaced too: only the last value stays live.
   await markSuperseded(tx, pairs);
-  await addToTermStats(tx, workspaceId, inserted);
 
   const superseded = pairs.length;
   const created = inserted.size - superseded;
-  return {
-    accepted_fact_count: items.length,
+  const result: CaptureResult = {
+    accepted_fact_count: analysed.length,
     created,
     superseded,
     skipped: skipped + (rows.length - inserted.size),
     factIds: factIds.filter((id) => inserted.has(id)),
   };
+  return { result, inserted };
 }

@@ -102,7 +102,7 @@ export async function addToTermStats(db: Queryable, workspaceId: string, inserte
     totalLength += lexemes.length;
     for (const lexeme of lexemes) df.set(lexeme, (df.get(lexeme) ?? 0) + 1);
   }
-  const lexemes = [...df.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const lexemes = [...df.keys()].sort();
   if (lexemes.length > 0) {
     await db.sql`
       INSERT INTO term_stats (workspace_id, lexeme, df)

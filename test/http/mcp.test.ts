@@ -413,7 +413,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
       "Zebra boxes ship from Lyon.",
     ]);
     const ws = await findWorkspace(get().db, internal.workspace);
-    await get().db.transaction((tx) => captureFacts(tx, ws.id, [{ text: "Zebra crates are probably fragile.", origin: "agent_inferred" }]));
+    await captureFacts(get().db, ws.id, [{ text: "Zebra crates are probably fragile.", origin: "agent_inferred" }]);
 
     const inside = await connect(internal);
     const insideSeen = (await tool(inside, "search_memory", { query: "zebra", limit: 100 })).facts.map((f: { fact_text: string }) => f.fact_text);
