@@ -9,7 +9,8 @@ import { join } from "node:path";
 import postgres from "postgres";
 
 const BINARY = join(import.meta.dir, "..", "dist", "memoryd");
-const runs = Number(process.argv[process.argv.indexOf("--runs") + 1] || 5);
+const runsAt = process.argv.indexOf("--runs");
+const runs = runsAt >= 0 ? Number(process.argv[runsAt + 1]) : 5;
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 interface Sample {

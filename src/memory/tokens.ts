@@ -153,8 +153,25 @@ function mergedTokenCount(piece: string, ranks: Map<string, number>): number {
 }
 
 /** Number of o200k_base tokens in `text`, special-token strings counted as plain text. */
+/**
+ * Counts of recently seen texts. A packet re-counts the same fact lines request after request
+ * (hot facts recur), and counting is most of a context request's CPU; a bounded map, cleared
+ * when full, keeps memory flat.
+ */
+const counted = new Map<string, number>();
+const COUNT_CACHE_ENTRIES = 20_000;
+
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
+  const known = counted.get(text);
+  if (known !== undefined) return known;
+  const count = countUncached(text);
+  if (counted.size >= COUNT_CACHE_ENTRIES) counted.clear();
+  counted.set(text, count);
+  return count;
+}
+
+function countUncached(text: string): number {
   const { ranks, pattern } = encoder();
   let count = 0;
   for (const match of text.matchAll(pattern)) {
