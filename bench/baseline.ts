@@ -21,11 +21,8 @@ import { ApiError } from "../src/errors";
 import { analyseQuery, rankFacts } from "../src/memory/rank";
 import { recentFacts, toFact } from "../src/memory/store";
 import type { Visibility } from "../src/memory/visibility";
+import { argValue } from "./support/args";
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 const databaseUrl = argValue("--database-url") ?? process.env.BENCH_DATABASE_URL;
 const slug = argValue("--workspace");

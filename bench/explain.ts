@@ -18,11 +18,8 @@ import type { Visibility } from "../src/memory/visibility";
 import { explainSearch } from "./support/explain";
 import { percentiles } from "./support/loadgen";
 import { makeCast, makeQueries } from "./support/synth";
+import { argValue } from "./support/args";
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 const databaseUrl = argValue("--database-url") ?? process.env.BENCH_DATABASE_URL;
 const slug = argValue("--workspace");

@@ -26,15 +26,12 @@ import { addKeys, dropDatabase, ensureDatabase, readKeysFile, schemaFingerprint,
 import { explainSearch } from "./support/explain";
 import type { LoadResult, LoadSpec, ScenarioName } from "./support/loadgen";
 import { cpuSeconds, loadAverage, machineBusySeconds, rssMb, samplePostgresCpu, spawnUntil, type Spawned } from "./support/procs";
+import { argValue } from "./support/args";
 
 const BINARY = join(import.meta.dir, "..", "dist", "memoryd");
 const LOADGEN = join(import.meta.dir, "support", "loadgen.ts");
 const BASELINE = join(import.meta.dir, "baseline.ts");
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 const adminUrl = argValue("--admin-url") ?? argValue("--database-url") ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const durationMs = Number(argValue("--duration") ?? 10) * 1000;

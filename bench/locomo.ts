@@ -25,6 +25,7 @@ import { Bm25, ENGLISH_STOP_WORDS } from "./lib/bm25";
 import { openBenchDatabase } from "./lib/database";
 import { factText, loadLocomo, type Conversation } from "./lib/locomo-data";
 import { KS, percentile, score, type QuestionResult } from "./lib/metrics";
+import { argValue } from "./support/args";
 
 // The data set is not vendored: fetch data/locomo10.json from the snap-research/LoCoMo repository.
 const DATA_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
@@ -36,10 +37,6 @@ const TEACH_BATCH = 20;
 const SEARCH_LIMIT = 20;
 const CATEGORIES = [1, 2, 3, 4] as const;
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 function usage(message: string): never {
   console.error(`${message}\nusage: bun bench/locomo.ts [--conversations N] [--dump results.json]`);

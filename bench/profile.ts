@@ -18,13 +18,10 @@ import { createFakeAnthropic } from "../test/helpers/fake-anthropic";
 import { readKeysFile } from "./seed";
 import type { LoadResult, LoadSpec, ScenarioName } from "./support/loadgen";
 import { spawnUntil } from "./support/procs";
+import { argValue } from "./support/args";
 
 const ROOT = join(import.meta.dir, "..");
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 interface CallFrame {
   functionName: string;

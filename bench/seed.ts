@@ -35,6 +35,7 @@ import type { Db } from "../src/db/types";
 import { sortableId } from "../src/ids";
 import { ALL_SCOPES } from "../src/schema/auth";
 import { factStream, makeCast, type SynthFact } from "./support/synth";
+import { argValue } from "./support/args";
 
 export interface KeysFile {
   workspace: string;
@@ -268,10 +269,6 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
   }
 }
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 const USAGE =
   "usage: bun bench/seed.ts --database-url URL --workspace SLUG --facts N [--keys 64] [--seed STR] [--batch 5000] " +
