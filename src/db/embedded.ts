@@ -23,7 +23,8 @@ function wrap(runner: Runner): Sql {
   }) as Sql;
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

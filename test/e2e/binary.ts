@@ -9,6 +9,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
+import { processAlive } from "../../src/db/embedded";
 
 export const REPO_ROOT = resolve(import.meta.dir, "../..");
 export const BINARY = join(REPO_ROOT, "dist", "memoryd");
@@ -22,15 +23,6 @@ export function tempDir(label = "memoryd-e2e-"): string {
   const dir = mkdtempSync(join(tmpdir(), label));
   tempDirs.add(dir);
   return dir;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 let ensuring: Promise<string> | undefined;
