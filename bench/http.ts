@@ -20,10 +20,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openPostgres } from "../src/db/postgres";
-import type { Visibility } from "../src/memory/visibility";
 import { createFakeAnthropic } from "../test/helpers/fake-anthropic";
 import { addKeys, dropDatabase, ensureDatabase, readKeysFile, schemaFingerprint, seedWorkspace, workspaceFactCount, type KeysFile } from "./seed";
-import { explainSearch } from "./support/explain";
 import type { LoadResult, LoadSpec, ScenarioName } from "./support/loadgen";
 import { cpuSeconds, loadAverage, machineBusySeconds, rssMb, samplePostgresCpu, spawnUntil, type Spawned } from "./support/procs";
 import { argValue } from "./support/args";
@@ -77,7 +75,6 @@ function stepsFor(full: boolean): Step[] {
   return [
     { name: "loadgen ceiling: GET /healthz (no DB)", target: "server", scenario: "healthz", connections: c, durationMs: 5000 },
     ...searchOnly,
-    { name: "baseline + authenticate() (decomposition)", target: "baseline", scenario: "baseline_auth_search", connections: c },
     { name: "MCP tools/call search_memory", target: "server", scenario: "mcp_search", connections: c },
     { name: "MCP search_memory (1 conn)", target: "server", scenario: "mcp_search", connections: 1 },
     { name: "REST POST /v1/memory/context", target: "server", scenario: "context", connections: c },
@@ -124,7 +121,6 @@ interface SizeRun {
   seed?: { factsPerSecond: number; loadSeconds: number; vacuumSeconds: number; inserted: number };
   idleRssMb: number;
   steps: StepResult[];
-  explain?: string;
 }
 
 /** Seeds (or reuses) the size's database; returns its keys file with at least `keysWanted` keys. */
@@ -179,7 +175,7 @@ async function benchSize(label: string, full: boolean, fakeUrl: string): Promise
       cwd,
       env: { MEMORYD_LOG_LEVEL: "warn", ANTHROPIC_API_KEY: "sk-ant-bench-fake", ANTHROPIC_BASE_URL: fakeUrl, PORT: undefined, HOST: undefined, DATABASE_URL: undefined },
     });
-    baseline = await spawnUntil([process.execPath, BASELINE, "--database-url", url, "--workspace", file.workspace], /baseline listening on (http:\/\/\S+)/);
+    baseline = await spawnUntil([process.execPath, BASELINE, "--database-url", url], /baseline listening on (http:\/\/\S+)/);
     await Bun.sleep(3000);
     run.idleRssMb = rssMb(server.proc.pid);
     log(`${file.workspace}: ${run.facts} facts (${run.liveFacts} live), server pid ${server.proc.pid} idle RSS ${run.idleRssMb.toFixed(0)} MB`);
@@ -200,16 +196,6 @@ async function benchSize(label: string, full: boolean, fakeUrl: string): Promise
     });
     keyOffset += warm.result.sent;
     log(`${file.workspace}: cache warm-up (REST search, not reported): ${warm.result.rps.toFixed(0)} req/s`);
-    // The plan of a typical query, before any scenario writes to the workspace.
-    {
-      const db = openPostgres({ url, maxConnections: 1 });
-      try {
-        const v: Visibility = { workspaceId: file.workspaceId, audience: "internal", endUserId: null, kinds: null };
-        run.explain = await explainSearch(db, v, { query: "who is Priya Natarajan's manager", limit: 20 });
-      } finally {
-        await db.close();
-      }
-    }
     for (const step of stepsFor(full)) {
       if (only && !only.includes(step.scenario)) continue;
       const target = step.target === "server" ? server : baseline;
@@ -413,9 +399,6 @@ if (main) {
   out.push("", "## targets measured by this run", "", "| target | goal | measured | met |", "|---|---|---|---|");
   for (const [name, goal, value, met] of rows) out.push(`| ${name} | ${goal} | ${value} | ${met === undefined ? "–" : met ? "met" : "**not met**"} |`);
   out.push("", "(ready-after-exec targets: run `bun bench/startup.ts`.)");
-}
-for (const run of runs) {
-  if (run.explain) out.push("", `## EXPLAIN (ANALYZE, BUFFERS) at ${run.label}, query "who is Priya Natarajan's manager"`, "", "```", run.explain, "```");
 }
 const failed = runs.flatMap((r) => r.steps.filter((x) => x.non2xx + x.networkErrors + x.appErrors > 0).map((x) => `${r.label} ${x.name} c=${x.connections}`));
 if (failed.length > 0) out.push("", `WARNING: non-2xx responses or errors in: ${failed.join("; ")}`);

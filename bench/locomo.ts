@@ -18,6 +18,7 @@ import { createWorkspace } from "../src/auth/workspaces";
 import { normalizeForDuplicates } from "../src/capture/analyze";
 import { teachFacts } from "../src/capture/teach";
 import type { Db } from "../src/db/types";
+import { FactIndexes } from "../src/memory/index/registry";
 import { searchFacts } from "../src/memory/search";
 import { ALL_SCOPES } from "../src/schema/auth";
 import type { ServiceContext } from "../src/service";
@@ -157,7 +158,8 @@ async function main(): Promise<void> {
   try {
     for (const conv of conversations) {
       const auth = await freshWorkspace(bench.db, conv.sampleId);
-      const ctx: ServiceContext = { db: bench.db, auth, channel: "rest" };
+      // factSeq null: every search asks the database for the workspace's sequence (as the worker does).
+      const ctx: ServiceContext = { db: bench.db, index: new FactIndexes(bench.db, 256 * 1024 * 1024), auth: { ...auth, factSeq: null }, channel: "rest" };
       const teachStart = performance.now();
       const { stats, diaOfFact } = await teachConversation(ctx, conv);
       teachMs += performance.now() - teachStart;

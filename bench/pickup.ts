@@ -4,6 +4,7 @@
  * with the offline local provider, one run at a time, and reads created_at -> started_at from the
  * answers table. Usage: BENCH_DATABASE_URL=postgres://… bun bench/pickup.ts [--runs 50]
  */
+import { FactIndexes } from "../src/memory/index/registry";
 import { AnswerEngine } from "../src/answers/engine";
 import { createAnswer, waitForAnswer } from "../src/answers/service";
 import { authenticate } from "../src/auth/authenticate";
@@ -27,12 +28,13 @@ const db = openPostgres({ url: url.toString(), maxConnections: 10 });
 try {
   await migrate(db);
   const config = loadConfig({}, { MEMORYD_LOG_LEVEL: "silent" });
-  const engine = new AnswerEngine({ db, config, log: createLogger("silent") });
+  const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024);
+  const engine = new AnswerEngine({ db, index, config, log: createLogger("silent") });
   await engine.start(true);
   await createWorkspace(db, "pickup", 1_000_000);
   const key = await createKey(db, "test", { workspace: "pickup", name: "bench", scopes: [...ALL_SCOPES], audience: "internal" });
   const auth = await authenticate(db, key.secret, "bench");
-  const ctx = { db, auth, channel: "rest" as const, engine };
+  const ctx = { db, index, auth, channel: "rest" as const, engine };
   const waits: number[] = [];
   for (let i = 0; i < runs; i++) {
     const { run } = await createAnswer(ctx, { input: `question ${i}`, agent_slug: "main" }, { mode: "queued" });

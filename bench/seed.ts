@@ -7,8 +7,8 @@
  * The database is created if it does not exist (through the server's `postgres` database) and
  * migrated with the product's own migrations. Facts come from bench/support/synth.ts
  * (deterministic from --seed, default the workspace slug) and are written through the SAME SQL
- * the capture pipeline runs: `lockWorkspaceFacts`, `insertFacts`, `markSuperseded` and
- * `addToTermStats` from src/capture/store.ts, one transaction per batch (default 5,000 rows).
+ * the capture pipeline runs: `lockWorkspaceFacts`, `nextFactSeq`, `insertFacts` and
+ * `markSuperseded` (src/capture/store.ts, src/memory/changes.ts), one transaction per batch (default 5,000 rows).
  * What it bypasses is only the per-fact analysis (`analyzeFact`: subject, kind, sensitive flag and
  * claim detection): the generator supplies those fields from the template that produced the text,
  * and it skips exact duplicates and supersedes older values of a claim the way the pipeline would.
@@ -17,7 +17,7 @@
  * (gitignored), since they cannot be read back from the database.
  *
  * After loading it runs VACUUM (ANALYZE) on the fact tables, as autovacuum eventually would, so
- * the first bench run sees steady-state statistics and no GIN pending list.
+ * the first bench run sees steady-state statistics.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -27,7 +27,8 @@ import { createKey } from "../src/auth/keys";
 import { addTeamMember, createWorkspace } from "../src/auth/workspaces";
 import { normalizeForDuplicates } from "../src/capture/analyze";
 import { DEFAULT_CONFIDENCE } from "../src/capture/pipeline";
-import { addToTermStats, insertFacts, lockWorkspaceFacts, markSuperseded, upsertEndUser, type NewFactRow } from "../src/capture/store";
+import { insertFacts, lockWorkspaceFacts, markSuperseded, upsertEndUser, type NewFactRow } from "../src/capture/store";
+import { nextFactSeq } from "../src/memory/changes";
 import { migrate } from "../src/db/migrate";
 import { MIGRATIONS } from "../src/db/migrations/index";
 import { openPostgres } from "../src/db/postgres";
@@ -217,10 +218,10 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
       // The pipeline's storage half, as captureFacts runs it after analysis.
       const stored = await db.transaction(async (tx) => {
         await lockWorkspaceFacts(tx, workspace.id);
-        const ids = await insertFacts(tx, workspace.id, rows);
+        const seq = await nextFactSeq(tx, workspace.id);
+        const ids = await insertFacts(tx, workspace.id, seq, rows);
         const live = pairs.filter((p) => ids.has(p.newId));
-        await markSuperseded(tx, live);
-        await addToTermStats(tx, workspace.id, ids);
+        await markSuperseded(tx, seq, live);
         return { ids: ids.size, superseded: live.length };
       });
       inserted += stored.ids;
@@ -237,7 +238,7 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
     let vacuumSeconds = 0;
     if (options.vacuum !== false) {
       const v0 = performance.now();
-      await db.exec("VACUUM (ANALYZE) facts, term_stats, memory_stats, end_users");
+      await db.exec("VACUUM (ANALYZE) facts, end_users, fact_sequences");
       vacuumSeconds = (performance.now() - v0) / 1000;
     }
 

@@ -10,12 +10,15 @@ import { mcpRoutes } from "./http/mcp";
 import { memoryRoutes } from "./http/memory";
 import { whoamiRoutes } from "./http/whoami";
 import type { Logger } from "./log";
+import type { FactIndexes } from "./memory/index/registry";
 
 export interface AppDeps {
   config: Config;
   db: Db;
   log: Logger;
   engine: AnswerEngine;
+  /** The process's search indexes (shared with the engine's runs). */
+  index: FactIndexes;
   /** False once shutdown began: /readyz turns 503 so load balancers drain this instance. */
   isAccepting?: () => boolean;
 }

@@ -21,6 +21,7 @@ export const ConfigSchema = Type.Object({
   adminToken: Type.Optional(Type.String({ minLength: 16 })),
   logLevel: LogLevel,
   allowedOrigins: Type.Array(Type.String({ pattern: "^https?://[^/]+$" })),
+  indexMemoryMb: Type.Integer({ minimum: 16, maximum: 1_048_576 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -64,6 +65,12 @@ export const SETTINGS: Record<Key, Setting> = {
     default: "",
     list: true,
     description: "comma-separated browser origins (https://app.example.com) allowed to call /v1/mcp besides loopback",
+  },
+  indexMemoryMb: {
+    env: "MEMORYD_INDEX_MEMORY_MB",
+    default: "1024",
+    integer: true,
+    description: "memory for in-process search indexes (MB); least recently used workspaces are evicted past it",
   },
 };
 

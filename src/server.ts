@@ -4,13 +4,20 @@ import { pruneRateWindows } from "./auth/authenticate";
 import { createKey } from "./auth/keys";
 import { countWorkspaces, createWorkspace } from "./auth/workspaces";
 import type { Config } from "./config";
+import { refreshStatistics } from "./db/maintenance";
 import { migrate } from "./db/migrate";
 import type { Db } from "./db/types";
 import { MAX_BODY_BYTES } from "./http/context";
 import type { Logger } from "./log";
+import { pruneTombstones } from "./memory/changes";
+import { FactIndexes } from "./memory/index/registry";
 import { ALL_SCOPES } from "./schema/auth";
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** Planner statistics and tombstone pruning (src/db/maintenance.ts, src/memory/changes.ts). */
+const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+/** Deleted facts' tombstones are kept this long; an index further behind rebuilds. */
+const TOMBSTONE_MAX_AGE_SECONDS = 24 * 3600;
 const BOOTSTRAP_LOCK_ID = 7_302_911_005;
 
 export interface RunningServer {
@@ -53,9 +60,10 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   }
 
   let accepting = true;
-  const engine = new AnswerEngine({ db, config, log });
+  const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024);
+  const engine = new AnswerEngine({ db, index, config, log });
   await engine.start(true);
-  const app = createApp({ config, db, log, engine, isAccepting: () => accepting });
+  const app = createApp({ config, db, log, engine, index, isAccepting: () => accepting });
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_BODY_BYTES * 2 });
   const server = app.server;
   if (!server) throw new Error("server failed to start");
@@ -66,12 +74,22 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
     pruneRateWindows(db).catch((error: unknown) => log.warn("rate window prune failed", { error: String(error) }));
   }, 60_000);
   janitor.unref();
+  const maintain = (): void => {
+    pruneTombstones(db, TOMBSTONE_MAX_AGE_SECONDS)
+      .then(() => refreshStatistics(db))
+      .catch((error: unknown) => log.warn("database maintenance failed", { error: String(error) }));
+  };
+  // Once at start (in the background: readiness does not wait), then periodically.
+  maintain();
+  const maintenance = setInterval(maintain, MAINTENANCE_INTERVAL_MS);
+  maintenance.unref();
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       accepting = false;
       clearInterval(janitor);
+      clearInterval(maintenance);
       // No new connections; in-flight requests (open answer streams too) may finish.
       const graceful = server.stop(false);
       // Running answers get the grace period, then hand their leases to another instance.

@@ -14,7 +14,6 @@ import { factStream, makeCast, makeQueries, makeQuestions, type Cast, type Synth
 export type ScenarioName =
   | "healthz"
   | "baseline_search"
-  | "baseline_auth_search"
   | "search"
   | "context"
   | "teach"
@@ -143,8 +142,6 @@ function makeScenario(spec: LoadSpec, cast: Cast): Scenario {
       };
     case "baseline_search":
       return { build: (i) => ({ path: "/search", headers: json, body: searchBody(i) }), check: checkSearch };
-    case "baseline_auth_search":
-      return { build: (i, key) => ({ path: "/auth-search", headers: { ...json, ...auth(key) }, body: searchBody(i) }), check: checkSearch };
     case "search":
       return { build: (i, key) => ({ path: "/v1/memory/search", headers: { ...json, ...auth(key) }, body: searchBody(i) }), check: checkSearch };
     case "context":

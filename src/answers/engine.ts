@@ -6,11 +6,14 @@ import { createLocalProvider } from "../models/local";
 import type { ModelProvider } from "../models/types";
 import { randomBase62 } from "../ids";
 import { AnswerEvents } from "./events";
+import type { FactIndexes } from "../memory/index/registry";
 import { executeRun, type RunnerDeps, type RunOutcome } from "./runner";
 import { claimNextRun, failAbandonedRuns, failRun, pruneIdempotencyKeys, releaseLeases, type RunRow } from "./store";
 
 export interface EngineOptions {
   db: Db;
+  /** The process's search indexes: runs read memory through them like requests do. */
+  index: FactIndexes;
   config: Config;
   log: Logger;
   /** Overrides for tests; by default anthropic when ANTHROPIC_API_KEY is set, local otherwise. */
@@ -50,6 +53,7 @@ export class AnswerEngine {
       (apiKey === undefined ? undefined : createAnthropicProvider({ apiKey, baseURL: options.config.anthropicBaseUrl }));
     this.runner = {
       db: options.db,
+      index: options.index,
       log: options.log,
       instanceId: this.instanceId,
       leaseSeconds: options.leaseSeconds ?? DEFAULTS.leaseSeconds,
@@ -57,6 +61,11 @@ export class AnswerEngine {
       providerFor: (provider) => (provider === "local" || !anthropic ? local : anthropic),
       onFinished: (id) => this.events.finished(id),
     };
+  }
+
+  /** The search indexes runs read through (an app serving this engine's streams shares them). */
+  get index(): FactIndexes {
+    return this.options.index;
   }
 
   get leaseSeconds(): number {

@@ -4,6 +4,7 @@ import { statementsIn } from "../capture/statements";
 import type { Db } from "../db/types";
 import type { Logger } from "../log";
 import { buildContext } from "../memory/context";
+import type { FactIndexes } from "../memory/index/registry";
 import { searchFacts } from "../memory/search";
 import { ModelError, type ModelProvider, type RunTools, type Usage } from "../models/types";
 import type { ServiceContext } from "../service";
@@ -15,6 +16,7 @@ const HISTORY_MESSAGES = 20;
 
 export interface RunnerDeps {
   db: Db;
+  index: FactIndexes;
   log: Logger;
   instanceId: string;
   leaseSeconds: number;
@@ -39,6 +41,7 @@ function runAuth(run: RunRow): AuthContext {
     scopes: ["memory.read"],
     audience: run.audience,
     rate: { limit: 0, remaining: 0, reset: 0 },
+    factSeq: null,
   };
 }
 
@@ -84,7 +87,7 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
   const agent = await findAgent(deps.db, run.agent_slug);
   if (!agent) return { status: "failed", code: "agent_not_found", message: `agent "${run.agent_slug}" no longer exists` };
   const endUser = run.end_user_id === null ? undefined : { id: run.end_user_id, ...(run.end_user_name ? { name: run.end_user_name } : {}) };
-  const ctx: ServiceContext = { db: deps.db, auth: runAuth(run), channel: "worker" };
+  const ctx: ServiceContext = { db: deps.db, index: deps.index, auth: runAuth(run), channel: "worker" };
   try {
     const packet = await buildContext(ctx, { query: run.input, token_budget: RUN_CONTEXT_TOKENS, end_user: endUser });
     const history = await conversationHistory(deps.db, run, HISTORY_MESSAGES);

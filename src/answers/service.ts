@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { ApiError, notFound } from "../errors";
 import { sortableId } from "../ids";
-import type { Answer, AnswerRequest, AskWorkerArgs, QueuedAnswer, WaitTimedOut } from "../schema/answers";
-import { visibilityFor } from "../memory/visibility";
+import { isVisible, readFilter } from "../memory/index/ranking";
+import type { FactIndexes } from "../memory/index/registry";
+import { visibilityFor, type Visibility } from "../memory/visibility";
+import type { Answer, AnswerRequest, AskWorkerArgs, QueuedAnswer, Source, WaitTimedOut } from "../schema/answers";
 import type { ServiceContext } from "../service";
 import type { AnswerEngine } from "./engine";
 import {
@@ -11,7 +13,6 @@ import {
   findAgent,
   insertRun,
   loadRun,
-  sourcesFor,
   workspaceCredits,
   type RunRow,
 } from "./store";
@@ -113,9 +114,24 @@ export async function toAnswer(ctx: ServiceContext, run: RunRow, withSources: bo
     output_text: run.status === "completed" ? run.output_text : "",
     conversation_id: run.conversation_id,
     usage: { input_tokens: run.input_tokens, output_tokens: run.output_tokens },
-    ...(withSources ? { sources: await sourcesFor(ctx.db, v, run.source_ids) } : {}),
+    ...(withSources ? { sources: await sourcesFor(ctx.index, v, ctx.auth.factSeq, run.source_ids) } : {}),
     ...(run.status === "failed" ? { error: { code: run.error_code ?? "internal_error", message: run.error_message ?? "the run failed" } } : {}),
   };
+}
+
+/** The facts a run was built from, as the caller may see them now (visibility applies again). */
+export async function sourcesFor(indexes: FactIndexes, v: Visibility, knownSeq: number | null, ids: readonly string[]): Promise<Source[]> {
+  if (ids.length === 0) return [];
+  const index = await indexes.read(v.workspaceId, knownSeq);
+  const filter = readFilter(index, v);
+  const sources: Source[] = [];
+  for (const id of ids) {
+    const ord = index.ordinal(id);
+    if (ord === undefined || !isVisible(index, ord, filter)) continue;
+    const { fact_id, fact_text, kind, subject } = index.factAt(ord);
+    sources.push({ fact_id, fact_text, kind, subject });
+  }
+  return sources;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { sourcesFor, type RunRow } from "./store";
+import type { FactIndexes } from "../memory/index/registry";
+import { sourcesFor } from "./service";
+import type { RunRow } from "./store";
 import type { AnswerEngine } from "./engine";
-import type { Db } from "../db/types";
 
 const KEEP_ALIVE_MS = 15_000;
 
@@ -9,7 +10,7 @@ const KEEP_ALIVE_MS = 15_000;
  * answer.completed or answer.failed, then done. The run belongs to the engine, not to the
  * connection: a client that disconnects only stops the writing; the run completes and is stored.
  */
-export function answerEventStream(engine: AnswerEngine, db: Db, run: RunRow): ReadableStream<Uint8Array> {
+export function answerEventStream(engine: AnswerEngine, index: FactIndexes, run: RunRow): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let open = true;
   let keepAlive: ReturnType<typeof setInterval> | undefined;
@@ -40,8 +41,9 @@ export function answerEventStream(engine: AnswerEngine, db: Db, run: RunRow): Re
               conversation_id: run.conversation_id,
               usage: outcome.usage,
               sources: await sourcesFor(
-                db,
+                index,
                 { workspaceId: run.workspace_id, audience: run.audience, endUserId: run.end_user_id, kinds: null },
+                null,
                 outcome.sourceIds,
               ),
             });

@@ -1,8 +1,7 @@
 import type { Queryable } from "../db/types";
 import type { Audience } from "../schema/auth";
-import type { AnswerStatus, Source } from "../schema/answers";
+import type { AnswerStatus } from "../schema/answers";
 import type { ChatMessage, Usage } from "../models/types";
-import { visibleFacts, type Visibility } from "../memory/visibility";
 
 export interface AgentRow {
   slug: string;
@@ -231,18 +230,6 @@ export async function releaseLeases(db: Queryable, owner: string, ids: readonly 
   await db.sql`
     UPDATE answers SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL
      WHERE lease_owner = ${owner} AND status = 'in_progress' AND id = ANY(${[...ids]}::text[])`;
-}
-
-/** The facts a run was built from, as the caller may see them now (visibility applies again). */
-export async function sourcesFor(db: Queryable, v: Visibility, ids: readonly string[]): Promise<Source[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.sql<Source & { ord: number }>`
-    SELECT f.id AS fact_id, f.text AS fact_text, f.kind, f.subject, s.ord
-      FROM unnest(${[...ids]}::text[]) WITH ORDINALITY AS s(id, ord)
-      JOIN facts f ON f.id = s.id
-     WHERE ${visibleFacts(v)}
-     ORDER BY s.ord`;
-  return rows.map(({ fact_id, fact_text, kind, subject }) => ({ fact_id, fact_text, kind, subject }));
 }
 
 export async function pruneIdempotencyKeys(db: Queryable): Promise<void> {

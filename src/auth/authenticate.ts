@@ -23,6 +23,11 @@ export interface AuthContext {
   scopes: readonly Scope[];
   audience: Audience;
   rate: RateState;
+  /**
+   * The workspace's fact change sequence as of authentication (null: unknown, ask the database).
+   * A search index at or past it has every write committed before this request began.
+   */
+  factSeq: number | null;
 }
 
 interface AuthRow {
@@ -38,6 +43,7 @@ interface AuthRow {
   expired: boolean;
   hits: number | null;
   reset: number;
+  fact_seq: number | null;
 }
 
 export function rateHeaders(rate: RateState): Record<string, string> {
@@ -57,8 +63,9 @@ function rateLimited(message: string, headers: Record<string, string> = {}): Api
 
 /**
  * Resolves a secret to its key and counts the request against the key's window, in ONE
- * statement: key lookup by hash, the address's failure count, the rate-limit increment and a
- * throttled `last_used_at` touch. Nothing is cached, so a revocation or expiry applies to the very
+ * statement: key lookup by hash, the address's failure count, the rate-limit increment, a
+ * throttled `last_used_at` touch and the workspace's fact change sequence (so a search needs no
+ * round trip of its own to know whether its index is current). Nothing is cached, so a revocation or expiry applies to the very
  * next request on every instance. Throws the 401 / 429 the caller gets.
  */
 export async function authenticate(db: Queryable, secret: string | undefined, address: string): Promise<AuthContext> {
@@ -74,7 +81,8 @@ export async function authenticate(db: Queryable, secret: string | undefined, ad
     k AS (
       SELECT id, workspace_id, name, prefix, secret_hash, scopes, audience,
              revoked_at IS NOT NULL AS revoked,
-             expires_at IS NOT NULL AND expires_at <= now() AS expired
+             expires_at IS NOT NULL AND expires_at <= now() AS expired,
+             (SELECT s.seq::float8 FROM fact_sequences s WHERE s.workspace_id = api_keys.workspace_id) AS fact_seq
         FROM api_keys WHERE secret_hash = ${hash}
     ),
     admitted AS (
@@ -136,6 +144,7 @@ export async function authenticate(db: Queryable, secret: string | undefined, ad
     scopes: row.scopes,
     audience: row.audience,
     rate,
+    factSeq: row.fact_seq ?? 0,
   };
 }
 

@@ -2,15 +2,14 @@ import { sortableId } from "../ids";
 import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { analyzeFact } from "./analyze";
+import { nextFactSeq } from "../memory/changes";
 import {
-  addToTermStats,
   insertFacts,
   liveClaims,
   lockWorkspaceFacts,
   markSuperseded,
   teamMemberNames,
   upsertEndUser,
-  type InsertedFacts,
   type NewFactRow,
 } from "./store";
 import type { FactAnalysis } from "./types";
@@ -41,13 +40,12 @@ export interface CaptureResult extends TeachResult {
 /**
  * The capture pipeline, the only writer of facts: normalise, drop exact duplicates, attribute the
  * subject, classify, flag sensitive content, and supersede older values of the same claim. The
- * facts are committed, and searchable, before it returns.
+ * facts are committed before it returns, with the workspace's change sequence advanced in the same
+ * transaction, so the very next search on any instance finds them.
  *
  * Trade-off: writers of one workspace are serialised by a lock held for the storage transaction
- * only. The rule analysis runs before taking it, and the ranking statistics (document
- * frequencies) are added right after commit in their own statement: concurrent teaches wait on
- * each other for milliseconds, at the price of IDF lagging a fact by one statement (or missing
- * it, if the process dies in between: a slightly smaller weight, never a wrong result).
+ * only; the rule analysis runs before taking it, so concurrent teaches wait on each other for
+ * milliseconds.
  */
 export async function captureFacts(db: Db, workspaceId: string, items: readonly CaptureItem[]): Promise<CaptureResult> {
   const team = await teamMemberNames(db, workspaceId);
@@ -56,12 +54,10 @@ export async function captureFacts(db: Db, workspaceId: string, items: readonly 
     endUserId: item.endUser?.id ?? null,
     analysis: analyzeFact({ text: item.text, endUser: item.endUser, teamMembers: team }),
   }));
-  const { result, inserted } = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await lockWorkspaceFacts(tx, workspaceId);
     return storeAnalysed(tx, workspaceId, analysed);
   });
-  await addToTermStats(db, workspaceId, inserted);
-  return result;
 }
 
 interface Analysed {
@@ -71,11 +67,7 @@ interface Analysed {
 }
 
 /** Under the capture lock: duplicates, claims and supersession, the insert. */
-async function storeAnalysed(
-  tx: Queryable,
-  workspaceId: string,
-  analysed: readonly Analysed[],
-): Promise<{ result: CaptureResult; inserted: InsertedFacts }> {
+async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: readonly Analysed[]): Promise<CaptureResult> {
   const endUsers = new Map<string, EndUser>();
   for (const { item } of analysed) if (item.endUser) endUsers.set(item.endUser.id, item.endUser);
   for (const user of endUsers.values()) await upsertEndUser(tx, workspaceId, user.id, user.name);
@@ -128,19 +120,20 @@ async function storeAnalysed(
     factIds.push(id);
   }
 
-  const inserted = await insertFacts(tx, workspaceId, rows);
+  if (rows.length === 0) return { accepted_fact_count: analysed.length, created: 0, superseded: 0, skipped, factIds: [] };
+  const seq = await nextFactSeq(tx, workspaceId);
+  const inserted = await insertFacts(tx, workspaceId, seq, rows);
   const pairs = [...replaces].filter(([newId]) => inserted.has(newId)).map(([newId, oldId]) => ({ oldId, newId }));
   // A superseded fact from earlier in this same batch is replaced too: only the last value stays live.
-  await markSuperseded(tx, pairs);
+  await markSuperseded(tx, seq, pairs);
 
   const superseded = pairs.length;
   const created = inserted.size - superseded;
-  const result: CaptureResult = {
+  return {
     accepted_fact_count: analysed.length,
     created,
     superseded,
     skipped: skipped + (rows.length - inserted.size),
     factIds: factIds.filter((id) => inserted.has(id)),
   };
-  return { result, inserted };
 }

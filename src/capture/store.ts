@@ -52,23 +52,21 @@ export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: 
      ORDER BY recorded_at, id`;
 }
 
-/** The facts an insert stored: id -> the lexemes of its search vector (for term statistics). */
-export type InsertedFacts = Map<string, string[]>;
-
 /**
- * Inserts facts in one statement. The live-duplicate unique index is the duplicate check: a row
- * that repeats a live fact (earlier, or a racing replay on another connection) is dropped by
- * ON CONFLICT and simply absent from the result. Non-text columns travel as text arrays and are
- * cast in SQL: postgres.js cannot infer array types for booleans and numbers.
+ * Inserts facts in one statement, stamped with the transaction's change sequence. The live-duplicate
+ * unique index is the duplicate check: a row that repeats a live fact (earlier, or a racing replay
+ * on another connection) is dropped by ON CONFLICT and simply absent from the result. Non-text
+ * columns travel as text arrays and are cast in SQL: postgres.js cannot infer array types for
+ * booleans and numbers. Returns the ids stored.
  */
-export async function insertFacts(db: Queryable, workspaceId: string, rows: readonly NewFactRow[]): Promise<InsertedFacts> {
-  if (rows.length === 0) return new Map();
+export async function insertFacts(db: Queryable, workspaceId: string, seq: number, rows: readonly NewFactRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
   const col = <K extends keyof NewFactRow>(key: K): NewFactRow[K][] => rows.map((r) => r[key]);
-  const inserted = await db.sql<{ id: string; lexemes: string[] }>`
+  const inserted = await db.sql<{ id: string }>`
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id,
-                       confidence, recorded_at, sensitive, pinned, claim_key, claim_value)
+                       confidence, recorded_at, sensitive, pinned, claim_key, claim_value, changed_seq)
     SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id,
-           r.confidence, r.recorded_at, r.sensitive, r.pinned, r.claim_key, r.claim_value
+           r.confidence, r.recorded_at, r.sensitive, r.pinned, r.claim_key, r.claim_value, ${seq}
       FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
                   ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
                   ${col("endUserId")}::text[], ${col("confidence").map(String)}::text[]::real[],
@@ -77,44 +75,15 @@ export async function insertFacts(db: Queryable, workspaceId: string, rows: read
            AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, confidence, recorded_at,
                 sensitive, pinned, claim_key, claim_value)
     ON CONFLICT DO NOTHING
-    RETURNING id, tsvector_to_array(search) AS lexemes`;
-  return new Map(inserted.map((r) => [r.id, r.lexemes]));
+    RETURNING id`;
+  return new Set(inserted.map((r) => r.id));
 }
 
-export async function markSuperseded(db: Queryable, pairs: readonly { oldId: string; newId: string }[]): Promise<void> {
+/** Marks older claim values superseded, stamped with the change sequence so indexes drop them. */
+export async function markSuperseded(db: Queryable, seq: number, pairs: readonly { oldId: string; newId: string }[]): Promise<void> {
   if (pairs.length === 0) return;
   await db.sql`
-    UPDATE facts f SET superseded_by = p.new_id
+    UPDATE facts f SET superseded_by = p.new_id, changed_seq = ${seq}
       FROM unnest(${pairs.map((p) => p.oldId)}::text[], ${pairs.map((p) => p.newId)}::text[]) AS p(old_id, new_id)
      WHERE f.id = p.old_id AND f.superseded_by IS NULL`;
-}
-
-/**
- * Adds the new facts to the ranking statistics, counted here from what the insert returned (no
- * second read of the facts). Lexemes are upserted in one sorted order so two transactions never
- * wait on each other's rows in opposite orders (no deadlock).
- */
-export async function addToTermStats(db: Queryable, workspaceId: string, inserted: InsertedFacts): Promise<void> {
-  if (inserted.size === 0) return;
-  const df = new Map<string, number>();
-  let totalLength = 0;
-  for (const lexemes of inserted.values()) {
-    totalLength += lexemes.length;
-    for (const lexeme of lexemes) df.set(lexeme, (df.get(lexeme) ?? 0) + 1);
-  }
-  const lexemes = [...df.keys()].sort();
-  if (lexemes.length > 0) {
-    await db.sql`
-      INSERT INTO term_stats (workspace_id, lexeme, df)
-      SELECT ${workspaceId}, t.lexeme, t.df
-        FROM unnest(${lexemes}::text[], ${lexemes.map((l) => String(df.get(l)))}::text[]::int[]) WITH ORDINALITY AS t(lexeme, df, ord)
-       ORDER BY t.ord
-      ON CONFLICT (workspace_id, lexeme) DO UPDATE SET df = term_stats.df + EXCLUDED.df`;
-  }
-  await db.sql`
-    INSERT INTO memory_stats (workspace_id, fact_count, total_length)
-    VALUES (${workspaceId}, ${inserted.size}, ${totalLength})
-    ON CONFLICT (workspace_id) DO UPDATE
-      SET fact_count = memory_stats.fact_count + EXCLUDED.fact_count,
-          total_length = memory_stats.total_length + EXCLUDED.total_length`;
 }

@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import cliProgress from "cli-progress";
 import { importFacts } from "../capture/import";
 import { findWorkspace } from "../auth/workspaces";
+import { refreshStatistics } from "../db/maintenance";
 import { exportFacts, forgetEndUser, setPinned } from "../memory/admin";
 import { UsageError } from "./args";
 import { positional, requireFlag, withDb, type Command } from "./shared";
@@ -28,6 +29,8 @@ const factsImport: Command = (args, config, io) =>
     const result = await importFacts(db, workspace.id, lines, (p) => bar?.update(p.lines));
     bar?.update(result.lines);
     bar?.stop();
+    // A bulk load changes the facts table's shape: give the planner statistics of what is there now.
+    await refreshStatistics(db, ["facts", "end_users", "fact_sequences"]);
     for (const r of result.rejected) process.stderr.write(`line ${r.line}: ${r.reason} (skipped)\n`);
     const summary = {
       lines: result.lines,

@@ -14,6 +14,7 @@ import type { AnswerEngine } from "../answers/engine";
 import type { AuthContext } from "../auth/authenticate";
 import type { Config } from "../config";
 import type { Db } from "../db/types";
+import type { FactIndexes } from "../memory/index/registry";
 import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
 import { findTool, toolsFor, type ToolContext } from "../mcp/tools";
@@ -24,6 +25,7 @@ const PREFERRED_PROTOCOL_VERSION = "2025-06-18";
 
 interface McpDeps {
   db: Db;
+  index: FactIndexes;
   engine: AnswerEngine;
   config: Config;
   log: Logger;
@@ -58,7 +60,7 @@ function toolError(error: ApiError): CallToolResult {
 
 function buildServer(deps: McpDeps, auth: AuthContext): Server {
   const server = new Server({ name: "memoryd", version: pkg.version }, { capabilities: { tools: {} } });
-  const ctx: ToolContext = { db: deps.db, engine: deps.engine, auth };
+  const ctx: ToolContext = { db: deps.db, index: deps.index, engine: deps.engine, auth };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(auth.scopes) as never }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);

@@ -6,6 +6,7 @@ import { whoami } from "../auth/whoami";
 import { teachFacts } from "../capture/teach";
 import type { Db } from "../db/types";
 import { buildContext } from "../memory/context";
+import type { FactIndexes } from "../memory/index/registry";
 import { searchFacts } from "../memory/search";
 import type { Scope } from "../schema/auth";
 import { AskWorkerArgs, WaitForAnswerArgs } from "../schema/answers";
@@ -15,6 +16,7 @@ import { Type } from "@sinclair/typebox";
 
 export interface ToolContext {
   db: Db;
+  index: FactIndexes;
   engine: AnswerEngine;
   auth: AuthContext;
 }
@@ -38,7 +40,7 @@ export interface ToolDefinition {
   call(ctx: ToolContext, args: unknown): Promise<object>;
 }
 
-const service = (ctx: ToolContext) => ({ db: ctx.db, auth: ctx.auth, channel: "mcp" as const, engine: ctx.engine });
+const service = (ctx: ToolContext) => ({ db: ctx.db, index: ctx.index, auth: ctx.auth, channel: "mcp" as const, engine: ctx.engine });
 
 /** The six tools, in one registry: name -> scope -> schema -> service function. */
 export const TOOLS: readonly ToolDefinition[] = [

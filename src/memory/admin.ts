@@ -1,12 +1,21 @@
 import { notFound } from "../errors";
-import type { Queryable } from "../db/types";
+import type { Db, Queryable } from "../db/types";
 import type { ExportedFact } from "../schema/memory";
+import { nextFactSeq, recordTombstones } from "./changes";
 
-export async function setPinned(db: Queryable, factId: string, pinned: boolean): Promise<{ fact_id: string; pinned: boolean }> {
-  const rows = await db.sql<{ id: string; pinned: boolean }>`UPDATE facts SET pinned = ${pinned} WHERE id = ${factId} RETURNING id, pinned`;
-  const row = rows[0];
-  if (!row) throw notFound(`fact "${factId}"`);
-  return { fact_id: row.id, pinned: row.pinned };
+/** Pins or unpins a fact; a change of the packet's core, so it advances the change sequence. */
+export async function setPinned(db: Db, factId: string, pinned: boolean): Promise<{ fact_id: string; pinned: boolean }> {
+  return db.transaction(async (tx) => {
+    const found = await tx.sql<{ workspace_id: string }>`SELECT workspace_id FROM facts WHERE id = ${factId}`;
+    const workspaceId = found[0]?.workspace_id;
+    if (workspaceId === undefined) throw notFound(`fact "${factId}"`);
+    const seq = await nextFactSeq(tx, workspaceId);
+    const rows = await tx.sql<{ id: string; pinned: boolean }>`
+      UPDATE facts SET pinned = ${pinned}, changed_seq = ${seq} WHERE id = ${factId} RETURNING id, pinned`;
+    const row = rows[0];
+    if (!row) throw notFound(`fact "${factId}"`);
+    return { fact_id: row.id, pinned: row.pinned };
+  });
 }
 
 interface ExportRow {
@@ -71,12 +80,14 @@ export interface ForgetReceipt {
 
 /**
  * Right to be forgotten: every fact about the end user, every answer asked on their behalf (with
- * its messages), their conversations, and the end user record. Run it in one transaction.
+ * its messages), their conversations, and the end user record. Run it in one transaction: the
+ * deleted facts' tombstones commit with it, so once it returns no instance serves them again.
  */
 export async function forgetEndUser(db: Queryable, workspace: { id: string; slug: string }, endUserId: string): Promise<ForgetReceipt> {
-  const facts = await db.sql<{ n: number }>`
-    WITH gone AS (DELETE FROM facts WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING 1)
-    SELECT count(*)::int AS n FROM gone`;
+  const seq = await nextFactSeq(db, workspace.id);
+  const deleted = await db.sql<{ id: string }>`
+    DELETE FROM facts WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING id`;
+  await recordTombstones(db, workspace.id, seq, deleted.map((r) => r.id));
   const answers = await db.sql<{ n: number }>`
     WITH gone AS (DELETE FROM answers WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING id),
     keys AS (DELETE FROM idempotency_keys WHERE answer_id IN (SELECT id FROM gone))
@@ -92,7 +103,7 @@ export async function forgetEndUser(db: Queryable, workspace: { id: string; slug
   return {
     workspace: workspace.slug,
     end_user_id: endUserId,
-    facts_deleted: facts[0]?.n ?? 0,
+    facts_deleted: deleted.length,
     answers_deleted: answers[0]?.n ?? 0,
     conversations_deleted: conversations[0]?.n ?? 0,
     end_user_deleted: users.length > 0,

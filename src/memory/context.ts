@@ -1,8 +1,7 @@
 import type { ContextPacket, ContextRequest } from "../schema/memory";
 import type { ServiceContext } from "../service";
+import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "./index/ranking";
 import { renderPacket } from "./packet";
-import { analyseQuery, rankFacts } from "./rank";
-import { pinnedFacts, recentFacts, toFact, type FactRow } from "./store";
 import { visibilityFor } from "./visibility";
 
 const MAX_PINNED = 50;
@@ -18,28 +17,29 @@ const retrievedLimit = (tokenBudget: number): number => Math.min(300, Math.max(2
 export async function buildContext(ctx: ServiceContext, input: ContextRequest): Promise<ContextPacket> {
   const endUserId = input.end_user?.id ?? null;
   const v = visibilityFor(ctx.auth, ctx.channel, endUserId);
-  const pinned = await pinnedFacts(ctx.db, v, MAX_PINNED);
-  const seen = pinned.map((f) => f.id);
-  const analysed = await analyseQuery(ctx.db, v.workspaceId, input.query);
+  const index = await ctx.index.read(v.workspaceId, ctx.auth.factSeq);
+  const filter = readFilter(index, v);
+  const plan = planQuery(index, input.query);
+  const pinned = pinnedFacts(index, filter, MAX_PINNED);
+  const seen = new Set(pinned.map((ord) => index.ids[ord]!));
 
-  const aboutActor: FactRow[] = [];
+  const aboutActor: number[] = [];
   if (endUserId !== null) {
-    const relevant = await rankFacts(ctx.db, v, analysed, { query: input.query, limit: MAX_ABOUT_ACTOR, onlyEndUser: true, excludeIds: seen });
-    seen.push(...relevant.map((f) => f.id));
-    const recent = await recentFacts(ctx.db, v, { limit: MAX_ABOUT_ACTOR - relevant.length, onlyEndUser: true, excludeIds: seen });
-    seen.push(...recent.map((f) => f.id));
+    const relevant = rankFacts(index, plan, filter, { limit: MAX_ABOUT_ACTOR, onlyEndUser: true, exclude: seen });
+    for (const ord of relevant) seen.add(index.ids[ord]!);
+    const recent = recentFacts(index, filter, { limit: MAX_ABOUT_ACTOR - relevant.length, onlyEndUser: true, exclude: seen });
+    for (const ord of recent) seen.add(index.ids[ord]!);
     aboutActor.push(...relevant, ...recent);
   }
 
   const limit = retrievedLimit(input.token_budget);
-  const retrieved = analysed.hasTerms
-    ? await rankFacts(ctx.db, v, analysed, { query: input.query, limit, excludeIds: seen })
-    : await recentFacts(ctx.db, v, { limit, excludeIds: seen });
+  const retrieved = plan.hasTerms ? rankFacts(index, plan, filter, { limit, exclude: seen }) : recentFacts(index, filter, { limit, exclude: seen });
 
+  const facts = (ords: readonly number[]) => ords.map((ord) => index.factAt(ord));
   return renderPacket({
-    pinned: pinned.map(toFact),
-    aboutActor: aboutActor.map(toFact),
-    retrieved: retrieved.map(toFact),
+    pinned: facts(pinned),
+    aboutActor: facts(aboutActor),
+    retrieved: facts(retrieved),
     tokenBudget: input.token_budget,
     actorName: input.end_user?.name ?? input.end_user?.id,
   });

@@ -2,6 +2,7 @@ import { AnswerEngine } from "../../src/answers/engine";
 import type { App } from "../../src/app";
 import type { Db } from "../../src/db/types";
 import { createLogger } from "../../src/log";
+import { FactIndexes } from "../../src/memory/index/registry";
 import { createAnthropicProvider } from "../../src/models/anthropic";
 import type { ModelProvider } from "../../src/models/types";
 import { testApp, testConfig } from "./app";
@@ -41,6 +42,7 @@ export async function answersHarness(db: Db, options: { anthropicUrl?: string; l
     : undefined;
   const engine = new AnswerEngine({
     db,
+    index: new FactIndexes(db, config.indexMemoryMb * 1024 * 1024),
     config,
     log,
     providers: { ...(anthropic ? { anthropic } : {}), ...(options.local ? { local: options.local } : {}) },

@@ -5,6 +5,7 @@ import { createWorkspace } from "../../src/auth/workspaces";
 import { loadConfig, type Config } from "../../src/config";
 import type { Db } from "../../src/db/types";
 import { createLogger } from "../../src/log";
+import { FactIndexes } from "../../src/memory/index/registry";
 import type { Audience, Scope } from "../../src/schema/auth";
 import { ALL_SCOPES } from "../../src/schema/auth";
 
@@ -17,7 +18,8 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => ({
 export function testApp(db: Db, overrides: Partial<Config> = {}, engine?: AnswerEngine): App {
   const config = testConfig(overrides);
   const log = createLogger("silent");
-  return createApp({ config, db, log, engine: engine ?? new AnswerEngine({ db, config, log }) });
+  const index = engine?.index ?? new FactIndexes(db, config.indexMemoryMb * 1024 * 1024);
+  return createApp({ config, db, log, index, engine: engine ?? new AnswerEngine({ db, index, config, log }) });
 }
 
 let counter = 0;

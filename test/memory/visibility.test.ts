@@ -2,7 +2,9 @@ import { expect, test } from "bun:test";
 import fc from "fast-check";
 import type { AuthContext } from "../../src/auth/authenticate";
 import { createWorkspace } from "../../src/auth/workspaces";
-import { addToTermStats, insertFacts, markSuperseded, type NewFactRow } from "../../src/capture/store";
+import { insertFacts, markSuperseded, type NewFactRow } from "../../src/capture/store";
+import { nextFactSeq } from "../../src/memory/changes";
+import { FactIndexes } from "../../src/memory/index/registry";
 import { sortableId } from "../../src/ids";
 import { buildContext } from "../../src/memory/context";
 import { searchFacts } from "../../src/memory/search";
@@ -37,6 +39,7 @@ const callArb = fc.record({
 describeEachDb("visibility (property)", (get) => {
   test("no fact ever crosses workspace, end-user, audience, kind or supersession lines", async () => {
     const { db } = get();
+    const index = new FactIndexes(db, 64 * 1024 * 1024);
     await fc.assert(
       fc.asyncProperty(fc.array(factArb, { minLength: 1, maxLength: 25 }), fc.array(callArb, { minLength: 1, maxLength: 6 }), async (facts, calls) => {
         const workspaces = [await createWorkspace(db, uniqueSlug("vis"), 0), await createWorkspace(db, uniqueSlug("vis"), 0)];
@@ -60,12 +63,13 @@ describeEachDb("visibility (property)", (get) => {
             claimValue: null,
           };
           await db.transaction(async (tx) => {
-            await addToTermStats(tx, ws, await insertFacts(tx, ws, [row]));
+            const seq = await nextFactSeq(tx, ws);
+            await insertFacts(tx, ws, seq, [row]);
             if (f.superseded) {
               const replacement = { ...row, id: sortableId("fact"), text: `${row.text} v2`, normalized: `${row.normalized} v2`, superseded: false };
-              await insertFacts(tx, ws, [replacement]);
+              await insertFacts(tx, ws, seq, [replacement]);
               meta.set(replacement.id, { ws, f: { ...f, superseded: false } });
-              await markSuperseded(tx, [{ oldId: row.id, newId: replacement.id }]);
+              await markSuperseded(tx, seq, [{ oldId: row.id, newId: replacement.id }]);
             }
           });
           meta.set(row.id, { ws, f });
@@ -80,8 +84,9 @@ describeEachDb("visibility (property)", (get) => {
             scopes: ["memory.read"],
             audience: call.audience,
             rate: { limit: 120, remaining: 100, reset: 0 },
+            factSeq: null,
           };
-          const ctx = { db, auth, channel: call.channel };
+          const ctx = { db, index, auth, channel: call.channel };
           const endUser = call.endUser === null ? undefined : { id: call.endUser };
           const searched = (await searchFacts(ctx, { query: call.query, limit: 100, end_user: endUser })).facts.map((f) => f.fact_id);
           const packet = (await buildContext(ctx, { query: call.query, token_budget: 20000, end_user: endUser })).facts.map((f) => f.fact_id);

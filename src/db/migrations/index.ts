@@ -2,6 +2,7 @@
 import foundation from "./001_foundation.sql" with { type: "text" };
 import memory from "./002_memory.sql" with { type: "text" };
 import answers from "./003_answers.sql" with { type: "text" };
+import searchIndex from "./004_search_index.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "foundation", sql: foundation },
   { version: 2, name: "memory", sql: memory },
   { version: 3, name: "answers", sql: answers },
+  { version: 4, name: "search_index", sql: searchIndex },
 ];

@@ -1,0 +1,317 @@
+import type { Fact, FactKind, Origin, SubjectType } from "../../schema/memory";
+import { termsOf } from "./terms";
+
+/** A live fact as the index receives it from the database. */
+export interface IndexedFact {
+  id: string;
+  text: string;
+  kind: FactKind;
+  origin: Origin;
+  subject: string;
+  subjectType: SubjectType;
+  endUserId: string | null;
+  confidence: number;
+  /** Epoch milliseconds. */
+  recordedAt: number;
+  sensitive: boolean;
+  pinned: boolean;
+}
+
+export const KINDS: readonly FactKind[] = ["decision", "preference", "profile_fact", "observation"];
+export const ORIGINS: readonly Origin[] = ["user_stated", "ingested", "agent_inferred", "agent_action", "system"];
+
+/** Per-fact flag bits: what visibility and ranking test without touching strings. */
+export const LIVE = 1;
+export const SENSITIVE = 2;
+export const PINNED = 4;
+export const TEAM = 8;
+export const INFERRED = 16;
+/** The fact is phrased as a question: it asks rather than records. */
+export const QUESTION = 32;
+
+/** Ordinals are packed with the term frequency (low 8 bits) into one Uint32 per posting. */
+export const TF_BITS = 8;
+const TF_MAX = (1 << TF_BITS) - 1;
+const MAX_ORDINALS = 2 ** (32 - TF_BITS);
+
+/** The facts holding one term: packed (ordinal, tf) in ordinal order, dead ordinals included. */
+export interface Postings {
+  data: Uint32Array;
+  size: number;
+  /** Live facts holding the term: the document frequency of BM25's IDF. */
+  df: number;
+}
+
+/** A distinct subject string and its terms, to tell when a query names it. */
+export interface Subject {
+  name: string;
+  terms: string[];
+}
+
+/** Heap bytes of a postings object and its array beyond the array's contents (measured in bench/). */
+const POSTINGS_OVERHEAD = 96;
+
+/** Compaction runs when dead ordinals pass this share of all ordinals (and the minimum below). */
+const DEAD_SHARE = 0.25;
+const DEAD_MIN = 1024;
+
+/**
+ * One workspace's live facts, held in memory: per-fact fields in parallel typed arrays indexed by
+ * a compact ordinal, and an inverted index from term to postings. Adding a fact appends an
+ * ordinal; removing (superseded, deleted, or about to be re-added changed) clears its LIVE bit and
+ * takes it out of the document frequencies; dead ordinals are squeezed out by `compact` once they
+ * are a quarter of the index. The index is a cache: the database is the source of truth, and
+ * `seq` says which of its changes the index reflects.
+ */
+export class FactIndex {
+  /** The workspace change sequence this index reflects. */
+  seq = 0;
+  /** Ordinals in use (live and dead). */
+  count = 0;
+  live = 0;
+  /** Sum of the term counts of live facts (BM25's average length). */
+  totalLength = 0;
+  ids: string[] = [];
+  texts: string[] = [];
+  subjectOf = new Int32Array(0);
+  /** Index into `endUsers`, or -1 for a fact about no end user. */
+  endUserOf = new Int32Array(0);
+  kindOf = new Uint8Array(0);
+  originOf = new Uint8Array(0);
+  flags = new Uint8Array(0);
+  confidence = new Float32Array(0);
+  recordedAt = new Float64Array(0);
+  lengthOf = new Uint16Array(0);
+  readonly postings = new Map<string, Postings>();
+  /** Terms by their first two characters: the lexicon slice prefix and typo expansion search. */
+  readonly termsByPrefix = new Map<string, string[]>();
+  readonly subjects: Subject[] = [];
+  /** Subjects by their first term: which subjects a query might name. */
+  readonly subjectsByFirstTerm = new Map<string, number[]>();
+  readonly endUsers: string[] = [];
+  /** Ordinals of each end user's facts (dead ones included until compaction). */
+  readonly endUserFacts: number[][] = [];
+  readonly pinned = new Set<number>();
+  private readonly ordinalOf = new Map<string, number>();
+  private readonly subjectIds = new Map<string, number>();
+  private readonly endUserIds = new Map<string, number>();
+  private stringBytes = 0;
+  private postingBytes = 0;
+
+  /** Adds a fact, replacing the indexed version of the same id. */
+  add(fact: IndexedFact): void {
+    this.remove(fact.id);
+    if (this.count >= this.flags.length) this.grow(Math.max(64, this.flags.length * 2));
+    if (this.count >= MAX_ORDINALS) this.compact();
+    const ord = this.count++;
+    const terms = termsOf(`${fact.subject} ${fact.text}`);
+    this.ids[ord] = fact.id;
+    this.texts[ord] = fact.text;
+    this.ordinalOf.set(fact.id, ord);
+    this.subjectOf[ord] = this.subjectId(fact.subject);
+    const endUser = fact.endUserId === null ? -1 : this.endUserId(fact.endUserId);
+    this.endUserOf[ord] = endUser;
+    if (endUser >= 0) this.endUserFacts[endUser]!.push(ord);
+    this.kindOf[ord] = Math.max(0, KINDS.indexOf(fact.kind));
+    this.originOf[ord] = Math.max(0, ORIGINS.indexOf(fact.origin));
+    this.flags[ord] =
+      LIVE |
+      (fact.sensitive ? SENSITIVE : 0) |
+      (fact.pinned ? PINNED : 0) |
+      (fact.subjectType === "team" ? TEAM : 0) |
+      (fact.origin === "agent_inferred" ? INFERRED : 0) |
+      (fact.text.trimEnd().endsWith("?") ? QUESTION : 0);
+    if (fact.pinned) this.pinned.add(ord);
+    this.confidence[ord] = fact.confidence;
+    this.recordedAt[ord] = fact.recordedAt;
+    this.lengthOf[ord] = Math.min(terms.length, 0xffff);
+    this.live += 1;
+    this.totalLength += this.lengthOf[ord]!;
+    this.stringBytes += 2 * (fact.id.length + fact.text.length);
+
+    const tf = new Map<string, number>();
+    for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
+    for (const [term, n] of tf) this.post(term, ord, n);
+  }
+
+  /** Takes a fact out of search (superseded, deleted, or about to be re-added). */
+  remove(id: string): void {
+    const ord = this.ordinalOf.get(id);
+    if (ord === undefined) return;
+    this.ordinalOf.delete(id);
+    this.flags[ord] = 0;
+    this.pinned.delete(ord);
+    this.live -= 1;
+    this.totalLength -= this.lengthOf[ord]!;
+    for (const term of new Set(termsOf(`${this.subjects[this.subjectOf[ord]!]!.name} ${this.texts[ord]}`))) {
+      const p = this.postings.get(term);
+      if (p) p.df -= 1;
+    }
+    if (this.count - this.live > Math.max(DEAD_MIN, this.count * DEAD_SHARE)) this.compact();
+  }
+
+  /** The ordinal of an indexed (live) fact. */
+  ordinal(id: string): number | undefined {
+    return this.ordinalOf.get(id);
+  }
+
+  /** The end user's index, or -2 when no fact of this workspace is about them. */
+  endUserIndex(id: string): number {
+    return this.endUserIds.get(id) ?? -2;
+  }
+
+  /** The API shape of the fact at an ordinal. */
+  factAt(ord: number): Fact {
+    return {
+      fact_id: this.ids[ord]!,
+      fact_text: this.texts[ord]!,
+      kind: KINDS[this.kindOf[ord]!]!,
+      origin: ORIGINS[this.originOf[ord]!]!,
+      subject: this.subjects[this.subjectOf[ord]!]!.name,
+      confidence_level: Math.round(this.confidence[ord]! * 1000) / 1000,
+      recorded_time: new Date(this.recordedAt[ord]!).toISOString(),
+    };
+  }
+
+  /**
+   * Approximate heap bytes held: typed arrays, postings, strings and map entries. Used for the
+   * memory budget; bench/ measures the real figure.
+   */
+  bytes(): number {
+    const perOrdinal = 4 + 4 + 1 + 1 + 1 + 4 + 8 + 2 + 16 /* ids/texts slots */ + 64; /* ordinal map entry */
+    return this.flags.length * perOrdinal + this.postingBytes + this.stringBytes + this.subjects.length * 128;
+  }
+
+  private post(term: string, ord: number, tf: number): void {
+    let p = this.postings.get(term);
+    if (!p) {
+      p = { data: new Uint32Array(2), size: 0, df: 0 };
+      this.postings.set(term, p);
+      const prefix = term.slice(0, 2);
+      const bucket = this.termsByPrefix.get(prefix);
+      if (bucket) bucket.push(term);
+      else this.termsByPrefix.set(prefix, [term]);
+      this.stringBytes += 2 * term.length + 64;
+      this.postingBytes += p.data.byteLength + POSTINGS_OVERHEAD;
+    }
+    if (p.size === p.data.length) {
+      const next = new Uint32Array(p.data.length * 2);
+      this.postingBytes += p.data.byteLength;
+      next.set(p.data);
+      p.data = next;
+    }
+    p.data[p.size++] = ((ord << TF_BITS) | Math.min(tf, TF_MAX)) >>> 0;
+    p.df += 1;
+  }
+
+  private subjectId(name: string): number {
+    let id = this.subjectIds.get(name);
+    if (id === undefined) {
+      id = this.subjects.length;
+      const terms = termsOf(name);
+      this.subjects.push({ name, terms });
+      this.subjectIds.set(name, id);
+      const first = terms[0];
+      if (first !== undefined) {
+        const list = this.subjectsByFirstTerm.get(first);
+        if (list) list.push(id);
+        else this.subjectsByFirstTerm.set(first, [id]);
+      }
+    }
+    return id;
+  }
+
+  private endUserId(id: string): number {
+    let idx = this.endUserIds.get(id);
+    if (idx === undefined) {
+      idx = this.endUsers.length;
+      this.endUsers.push(id);
+      this.endUserFacts.push([]);
+      this.endUserIds.set(id, idx);
+    }
+    return idx;
+  }
+
+  private grow(capacity: number): void {
+    const widen = <T extends Int32Array | Uint8Array | Float32Array | Float64Array | Uint16Array>(old: T, make: (n: number) => T): T => {
+      const next = make(capacity);
+      next.set(old);
+      return next;
+    };
+    this.subjectOf = widen(this.subjectOf, (n) => new Int32Array(n));
+    this.endUserOf = widen(this.endUserOf, (n) => new Int32Array(n));
+    this.kindOf = widen(this.kindOf, (n) => new Uint8Array(n));
+    this.originOf = widen(this.originOf, (n) => new Uint8Array(n));
+    this.flags = widen(this.flags, (n) => new Uint8Array(n));
+    this.confidence = widen(this.confidence, (n) => new Float32Array(n));
+    this.recordedAt = widen(this.recordedAt, (n) => new Float64Array(n));
+    this.lengthOf = widen(this.lengthOf, (n) => new Uint16Array(n));
+  }
+
+  /**
+   * Squeezes dead ordinals out: live facts move down in order, postings are filtered and renumbered
+   * in place, terms no live fact holds leave the lexicon. Costs one pass over the postings.
+   */
+  compact(): void {
+    const remap = new Int32Array(this.count).fill(-1);
+    let next = 0;
+    for (let ord = 0; ord < this.count; ord++) {
+      if ((this.flags[ord]! & LIVE) === 0) continue;
+      remap[ord] = next;
+      if (next !== ord) {
+        this.ids[next] = this.ids[ord]!;
+        this.texts[next] = this.texts[ord]!;
+        this.subjectOf[next] = this.subjectOf[ord]!;
+        this.endUserOf[next] = this.endUserOf[ord]!;
+        this.kindOf[next] = this.kindOf[ord]!;
+        this.originOf[next] = this.originOf[ord]!;
+        this.flags[next] = this.flags[ord]!;
+        this.confidence[next] = this.confidence[ord]!;
+        this.recordedAt[next] = this.recordedAt[ord]!;
+        this.lengthOf[next] = this.lengthOf[ord]!;
+      }
+      next += 1;
+    }
+    this.flags.fill(0, next, this.count);
+    this.ids.length = next;
+    this.texts.length = next;
+    this.count = next;
+    this.stringBytes = 0;
+    for (let ord = 0; ord < next; ord++) {
+      this.ordinalOf.set(this.ids[ord]!, ord);
+      this.stringBytes += 2 * (this.ids[ord]!.length + this.texts[ord]!.length);
+    }
+    this.postingBytes = 0;
+    for (const [term, p] of this.postings) {
+      if (p.df <= 0) {
+        this.postings.delete(term);
+        continue;
+      }
+      let size = 0;
+      for (let i = 0; i < p.size; i++) {
+        const packed = p.data[i]!;
+        const moved = remap[packed >>> TF_BITS]!;
+        if (moved >= 0) p.data[size++] = ((moved << TF_BITS) | (packed & TF_MAX)) >>> 0;
+      }
+      p.size = size;
+      this.stringBytes += 2 * term.length + 64;
+      this.postingBytes += p.data.byteLength + POSTINGS_OVERHEAD;
+    }
+    for (const [prefix, terms] of this.termsByPrefix) {
+      const kept = terms.filter((t) => this.postings.has(t));
+      if (kept.length === 0) this.termsByPrefix.delete(prefix);
+      else this.termsByPrefix.set(prefix, kept);
+    }
+    for (const list of this.endUserFacts) {
+      let size = 0;
+      for (const ord of list) {
+        const moved = remap[ord]!;
+        if (moved >= 0) list[size++] = moved;
+      }
+      list.length = size;
+    }
+    const pinned = [...this.pinned].map((ord) => remap[ord]!).filter((ord) => ord >= 0);
+    this.pinned.clear();
+    for (const ord of pinned) this.pinned.add(ord);
+  }
+}
