@@ -4,11 +4,11 @@
  * with the load generator, stops it with SIGTERM (the profile is written on exit) and prints the
  * top self-time functions and the self time by package / source directory.
  *
- *   bun bench/profile.ts --workspace bench100k [--scenario search] [--connections 8] [--duration 10]
+ *   bun bench/profile.ts --workspace m100k [--scenario search] [--connections 8] [--duration 10]
  *                        [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--top 25]
  *   bun bench/profile.ts --summarize FILE.cpuprofile [--top 25]
  *
- * The workspace must have been seeded by bench/seed.ts or bench/http.ts (its keys file is read).
+ * The workspace must have been seeded by bench/seed.ts or bench/support/layout.ts (its keys file is read).
  * The raw .cpuprofile is kept under bench/out/ (open it in Chrome DevTools or speedscope).
  */
 import { mkdirSync, readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const keys = readKeysFile(slug);
-  if (!keys) throw new Error(`no keys file for ${slug}: seed it first (bench/seed.ts or bench/http.ts)`);
+  if (!keys) throw new Error(`no keys file for ${slug}: seed it first (bench/support/layout.ts)`);
   const adminUrl = argValue("--admin-url") ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const url = new URL(adminUrl);
   url.pathname = `/${keys.database}`;

@@ -65,6 +65,8 @@ export interface SeedOptions {
   replace?: boolean;
   vacuum?: boolean;
   log?: (line: string) => void;
+  /** Seed through this database instead of opening `databaseUrl` (e.g. embedded PGlite); not closed. */
+  db?: Db;
 }
 
 export interface SeedReport {
@@ -154,8 +156,8 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
   const batchSize = options.batch ?? 5000;
   const seed = options.seed ?? options.workspace;
   const keysFile = options.keysFile ?? keysFilePath(options.workspace);
-  await ensureDatabase(options.databaseUrl);
-  const db = openPostgres({ url: options.databaseUrl, maxConnections: 10 });
+  if (!options.db) await ensureDatabase(options.databaseUrl);
+  const db = options.db ?? openPostgres({ url: options.databaseUrl, maxConnections: 10 });
   try {
     await migrate(db);
     if (options.replace) await db.sql`DELETE FROM workspaces WHERE slug = ${options.workspace}`;
@@ -238,7 +240,7 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
     let vacuumSeconds = 0;
     if (options.vacuum !== false) {
       const v0 = performance.now();
-      await db.exec("VACUUM (ANALYZE) facts, end_users, fact_sequences");
+      await db.exec(db.kind === "embedded" ? "VACUUM ANALYZE facts" : "VACUUM (ANALYZE) facts, end_users, fact_sequences");
       vacuumSeconds = (performance.now() - v0) / 1000;
     }
 
@@ -266,7 +268,7 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
       keysFile,
     };
   } finally {
-    await db.close();
+    if (!options.db) await db.close();
   }
 }
 

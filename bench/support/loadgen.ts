@@ -13,7 +13,7 @@ import { factStream, makeCast, makeQueries, makeQuestions, type Cast, type Synth
 
 export type ScenarioName =
   | "healthz"
-  | "baseline_search"
+  | "baseline"
   | "search"
   | "context"
   | "teach"
@@ -140,7 +140,7 @@ function makeScenario(spec: LoadSpec, cast: Cast): Scenario {
           return { ok: res.status === 200 };
         },
       };
-    case "baseline_search":
+    case "baseline":
       return { build: (i) => ({ path: "/search", headers: json, body: searchBody(i) }), check: checkSearch };
     case "search":
       return { build: (i, key) => ({ path: "/v1/memory/search", headers: { ...json, ...auth(key) }, body: searchBody(i) }), check: checkSearch };

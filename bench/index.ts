@@ -1,0 +1,242 @@
+/**
+ * The in-process search index on its own (src/memory/index/): cold build time from PostgreSQL
+ * (and from embedded PGlite), its memory per fact, and search / context latency with the index
+ * current (the service functions `searchFacts` and `buildContext`, no HTTP, no database work).
+ *
+ *   bun bench/index.ts [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--no-pglite]
+ *                      [--builds 3] [--passes 3] [--only m100k,one1m,g3k,...]
+ *
+ * Workspaces come from bench/support/layout.ts (seeded on first use): m100k (100k facts, beside
+ * 1.1M facts of other workspaces), one1m (1M facts), and g3k..g50k (one workspace at four sizes).
+ * For each:
+ *   - cold build: `new FactIndexes(db, budget).read(workspaceId, null)` timed, `--builds` times
+ *     with a fresh registry each (the first one also pays the JIT warming up); the time is then
+ *     split into reading the pages (`loadLiveFacts`) and adding them (`FactIndex.add`).
+ *   - bytes per fact: `Bun.gc(true)` and `process.memoryUsage().heapUsed` before the first build
+ *     and after it (the index held), divided by live facts; beside `FactIndex.bytes()`, the
+ *     estimate the memory budget uses.
+ *   - latency: the 600 synthetic queries of the workspace's seed (every tenth names an end user),
+ *     one warm-up pass then `--passes` measured passes, through searchFacts (limit 20) and
+ *     buildContext (token budget 1500).
+ * With PGlite (default on): the 100k workspace seeded into a fresh embedded data directory under
+ * the system temp dir (removed afterwards), then the same cold build.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AuthContext } from "../src/auth/authenticate";
+import { openEmbedded } from "../src/db/embedded";
+import { openPostgres } from "../src/db/postgres";
+import type { Db } from "../src/db/types";
+import { loadLiveFacts, readFactHead } from "../src/memory/changes";
+import { buildContext } from "../src/memory/context";
+import { FactIndex, type IndexedFact } from "../src/memory/index/fact-index";
+import { FactIndexes } from "../src/memory/index/registry";
+import { searchFacts } from "../src/memory/search";
+import { ALL_SCOPES } from "../src/schema/auth";
+import type { ServiceContext } from "../src/service";
+import { percentiles, type Percentiles } from "./support/loadgen";
+import { DATABASES, prepareDatabase, type PreparedDatabase } from "./support/layout";
+import { makeCast, makeQueries } from "./support/synth";
+import { seedWorkspace } from "./seed";
+import { argValue } from "./support/args";
+
+const adminUrl = argValue("--admin-url") ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const builds = Number(argValue("--builds") ?? 3);
+const passes = Number(argValue("--passes") ?? 3);
+const withPglite = !process.argv.includes("--no-pglite");
+const only = argValue("--only")?.split(",");
+const BUDGET = 16 * 1024 * 1024 * 1024;
+const log = (line: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+interface Row {
+  workspace: string;
+  source: string;
+  live: number;
+  buildMs: number[];
+  readMs: number;
+  addMs: number;
+  heapBytes: number;
+  estimateBytes: number;
+  rssDeltaMb: number;
+  search?: Percentiles;
+  context?: Percentiles;
+  avgResults?: number;
+}
+
+function heap(): number {
+  Bun.gc(true);
+  return process.memoryUsage().heapUsed;
+}
+
+/** The index bench's stand-in for an authenticated internal caller whose index is current. */
+function contextFor(db: Db, indexes: FactIndexes, workspaceId: string, seq: number): ServiceContext {
+  const auth: AuthContext = {
+    keyId: "bench",
+    keyName: "bench",
+    keyPrefix: "bench",
+    workspaceId,
+    scopes: [...ALL_SCOPES],
+    audience: "internal",
+    rate: { limit: 120, remaining: 120, reset: 0 },
+    factSeq: seq,
+  };
+  return { db, index: indexes, auth, channel: "rest" };
+}
+
+async function measure(db: Db, workspace: string, workspaceId: string, seed: string, source: string, latency: boolean): Promise<Row> {
+  // Bytes per fact: the heap before and after the first build, the index held.
+  const before = heap();
+  const rssBefore = process.memoryUsage().rss;
+  let indexes = new FactIndexes(db, BUDGET);
+  let t0 = performance.now();
+  let index = await indexes.read(workspaceId, null);
+  const buildMs = [performance.now() - t0];
+  const after = heap();
+  const row: Row = {
+    workspace,
+    source,
+    live: index.live,
+    buildMs,
+    readMs: Number.NaN,
+    addMs: Number.NaN,
+    heapBytes: after - before,
+    estimateBytes: index.bytes(),
+    rssDeltaMb: mb(process.memoryUsage().rss - rssBefore),
+  };
+  log(`${workspace} (${source}): cold build ${buildMs[0]!.toFixed(0)} ms, ${index.live} live facts, heap +${mb(row.heapBytes).toFixed(1)} MB, estimate ${mb(row.estimateBytes).toFixed(1)} MB`);
+  for (let i = 1; i < builds; i++) {
+    const fresh = new FactIndexes(db, BUDGET);
+    t0 = performance.now();
+    await fresh.read(workspaceId, null);
+    buildMs.push(performance.now() - t0);
+  }
+  // The same work in two halves: the statements alone, then the adds alone.
+  {
+    t0 = performance.now();
+    const pages: IndexedFact[][] = [];
+    await readFactHead(db, workspaceId);
+    let afterId = "";
+    for (;;) {
+      const page = await loadLiveFacts(db, workspaceId, afterId, 10_000);
+      pages.push(page);
+      if (page.length < 10_000) break;
+      afterId = page[page.length - 1]!.id;
+    }
+    row.readMs = performance.now() - t0;
+    t0 = performance.now();
+    const scratch = new FactIndex();
+    for (const page of pages) for (const fact of page) scratch.add(fact);
+    row.addMs = performance.now() - t0;
+  }
+  if (latency) {
+    const cast = makeCast(seed);
+    const queries = makeQueries(seed, cast);
+    const ctx = contextFor(db, indexes, workspaceId, index.seq);
+    const endUser = (i: number) => (i % 10 === 0 ? { id: cast.endUsers[(i * 7919) % cast.endUsers.length]!.id } : undefined);
+    const searchMs: number[] = [];
+    const contextMs: number[] = [];
+    let results = 0;
+    for (let pass = 0; pass <= passes; pass++) {
+      for (const [i, query] of queries.entries()) {
+        let t = performance.now();
+        const found = await searchFacts(ctx, { query, limit: 20, end_user: endUser(i) } as Parameters<typeof searchFacts>[1]);
+        const s = performance.now() - t;
+        t = performance.now();
+        await buildContext(ctx, { query, token_budget: 1500, end_user: endUser(i) } as Parameters<typeof buildContext>[1]);
+        const c = performance.now() - t;
+        if (pass === 0) continue;
+        searchMs.push(s);
+        contextMs.push(c);
+        results += found.facts.length;
+      }
+    }
+    row.search = percentiles(searchMs);
+    row.context = percentiles(contextMs);
+    row.avgResults = results / searchMs.length;
+    log(`${workspace}: search p50 ${fmt(row.search.p50, 3)} / p95 ${fmt(row.search.p95, 3)} ms, context p50 ${fmt(row.context.p50, 3)} / p95 ${fmt(row.context.p95, 3)} ms`);
+  }
+  // Let the registry and index go before the next workspace is measured.
+  indexes = new FactIndexes(db, BUDGET);
+  index = new FactIndex();
+  void indexes;
+  void index;
+  return row;
+}
+
+const rows: Row[] = [];
+const want = (slug: string) => !only || only.includes(slug);
+const plan: [string, string[]][] = [
+  ["growth", ["g3k", "g10k", "g20k", "g50k"]],
+  ["main", ["m100k"]],
+  ["big", ["one1m"]],
+];
+for (const [name, slugs] of plan) {
+  if (!slugs.some(want)) continue;
+  const prepared: PreparedDatabase = await prepareDatabase(adminUrl, DATABASES[name]!, { log });
+  const db = openPostgres({ url: prepared.url, maxConnections: 10 });
+  try {
+    for (const slug of slugs.filter(want)) {
+      const file = prepared.files.get(slug)!;
+      rows.push(await measure(db, slug, file.workspaceId, file.seed, `PostgreSQL (${prepared.spec.name})`, true));
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+let pgliteSeed: { seconds: number; factsPerSecond: number } | undefined;
+if (withPglite && want("m100k")) {
+  const dir = mkdtempSync(join(tmpdir(), "memoryd-bench-index-pglite-"));
+  let db: Db | undefined;
+  try {
+    db = await openEmbedded(join(dir, "data"));
+    log("PGlite: seeding m100k (100,000 facts) into a fresh embedded database");
+    const report = await seedWorkspace({ databaseUrl: "postgres://embedded/pglite", db, workspace: "m100k", facts: 100_000, keys: 0, seed: "m100k", keysFile: join(dir, "keys.json"), log });
+    pgliteSeed = { seconds: report.loadSeconds, factsPerSecond: report.factsPerSecond };
+    rows.push(await measure(db, "m100k", report.workspaceId, "m100k", "embedded PGlite", false));
+  } finally {
+    await db?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const out: string[] = [];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+out.push(`# memoryd index bench, ${new Date().toISOString()}`);
+out.push(`Bun ${Bun.version}; ${builds} builds per workspace (fresh registry each); ${passes} measured passes over 600 queries`);
+out.push("", "## cold build and memory", "");
+out.push("| workspace | source | live facts | first build ms | median build ms | of which: read pages ms / add facts ms | heap bytes per fact (measured) | FactIndex.bytes() per fact (estimate) | RSS delta MB |");
+out.push("|---|---|---|---|---|---|---|---|---|");
+for (const r of rows) {
+  out.push(
+    `| ${r.workspace} | ${r.source} | ${r.live.toLocaleString("en")} | ${fmt(r.buildMs[0]!, 0)} | ${fmt(median(r.buildMs), 0)} | ${fmt(r.readMs, 0)} / ${fmt(r.addMs, 0)} | ` +
+      `${fmt(r.heapBytes / r.live, 0)} | ${fmt(r.estimateBytes / r.live, 0)} | ${fmt(r.rssDeltaMb, 0)} |`,
+  );
+}
+if (pgliteSeed) out.push("", `PGlite seeding: 100,000 facts in ${fmt(pgliteSeed.seconds, 1)} s (${fmt(pgliteSeed.factsPerSecond, 0)} facts/s).`);
+out.push("", "## latency with the index current (searchFacts limit 20 / buildContext 1500 tokens, in process)", "");
+out.push("| workspace | live facts | search p50 ms | search p95 ms | search p99 ms | context p50 ms | context p95 ms | facts per search |");
+out.push("|---|---|---|---|---|---|---|---|");
+for (const r of rows) {
+  if (!r.search || !r.context) continue;
+  out.push(
+    `| ${r.workspace} | ${r.live.toLocaleString("en")} | ${fmt(r.search.p50, 3)} | ${fmt(r.search.p95, 3)} | ${fmt(r.search.p99, 3)} | ` +
+      `${fmt(r.context.p50, 3)} | ${fmt(r.context.p95, 3)} | ${fmt(r.avgResults ?? Number.NaN, 1)} |`,
+  );
+}
+const g3 = rows.find((r) => r.workspace === "g3k")?.search?.p50;
+const g50 = rows.find((r) => r.workspace === "g50k")?.search?.p50;
+const m100 = rows.find((r) => r.workspace === "m100k" && r.source.startsWith("PostgreSQL"));
+out.push("", "## targets", "", "| target | goal | measured | met |", "|---|---|---|---|");
+if (m100) {
+  const first = m100.buildMs[0]!;
+  out.push(`| cold build of the 100k workspace's index from PostgreSQL (first build in the process) | ≤ 1 s | ${fmt(first / 1000, 2)} s (median of ${builds}: ${fmt(median(m100.buildMs) / 1000, 2)} s) | ${first <= 1000 ? "met" : "**not met**"} |`);
+  out.push(`| bytes per fact, 100k workspace (report) | – | ${fmt(m100.heapBytes / m100.live, 0)} B measured, ${fmt(m100.estimateBytes / m100.live, 0)} B estimated | |`);
+}
+const pg = rows.find((r) => r.source === "embedded PGlite");
+if (pg) out.push(`| cold build of the 100k workspace's index from embedded PGlite (report) | – | ${fmt(pg.buildMs[0]! / 1000, 2)} s (median ${fmt(median(pg.buildMs) / 1000, 2)} s) | |`);
+if (g3 !== undefined && g50 !== undefined) out.push(`| in-process search p50 growth 3k -> 50k (no HTTP) | ≤ 1.5× | ${fmt(g50 / g3, 2)}× (${fmt(g3, 3)} -> ${fmt(g50, 3)} ms) | ${g50 / g3 <= 1.5 ? "met" : "**not met**"} |`);
+console.log(out.join("\n"));
