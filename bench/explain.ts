@@ -21,6 +21,7 @@ import type { Db, Queryable } from "../src/db/types";
 import { loadFactChanges, loadLiveFacts, nextFactSeq, readFactHead } from "../src/memory/changes";
 import { DATABASES, prepareDatabase } from "./support/layout";
 import { argValue } from "./support/args";
+import { provenance } from "./support/provenance";
 
 const adminUrl = argValue("--admin-url") ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const dbs = (argValue("--dbs") ?? "main,big").split(",");
@@ -87,7 +88,7 @@ async function explain(db: Db, statement: Statement, before?: (tx: Queryable) =>
   throw new Error("unreachable");
 }
 
-const out: string[] = [`# memoryd EXPLAIN of the remaining SQL, ${new Date().toISOString()}`];
+const out: string[] = [`# memoryd EXPLAIN of the remaining SQL, ${new Date().toISOString()}`, ...provenance()];
 for (const name of dbs) {
   const slug = TARGETS[name];
   if (!slug) throw new Error(`unknown database "${name}" (${Object.keys(TARGETS).join(", ")})`);

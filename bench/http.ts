@@ -18,7 +18,7 @@
  * Markdown tables and the targets table and writes the raw results as JSON. Needs dist/memoryd
  * (`bun run build`).
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openPostgres } from "../src/db/postgres";
@@ -27,6 +27,7 @@ import { workspaceFactCount } from "./seed";
 import type { LoadResult, LoadSpec, ScenarioName } from "./support/loadgen";
 import { DATABASES, otherFacts, prepareDatabase } from "./support/layout";
 import { runLoadgen } from "./support/spawn-loadgen";
+import { provenance } from "./support/provenance";
 import { cpuSeconds, loadAverage, machineBusySeconds, rssMb, samplePostgresCpu, spawnUntil, type Spawned } from "./support/procs";
 import { argValue } from "./support/args";
 
@@ -296,29 +297,8 @@ function extrasTable(run: SizeRun): string {
   return lines.join("\n");
 }
 
-/** What was measured: the commit, uncommitted src/ changes, and whether the binary predates src/. */
-function provenance(): string[] {
-  const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: join(import.meta.dir, "..") }).stdout.toString().trimEnd();
-  const newestSrc = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce(
-      (max, e) => Math.max(max, e.isDirectory() ? newestSrc(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs),
-      0,
-    );
-  const binaryTime = statSync(BINARY).mtimeMs;
-  const srcTime = newestSrc(join(import.meta.dir, "..", "src"));
-  const dirty = git("status", "--short", "--", "src").split("\n").filter(Boolean);
-  const lines = [
-    `commit ${git("rev-parse", "--short", "HEAD")}${dirty.length ? `, uncommitted in src/: ${dirty.map((l) => l.slice(3)).join(", ")}` : ", src/ clean"}; ` +
-      `binary built ${new Date(binaryTime).toISOString()}`,
-  ];
-  if (srcTime > binaryTime) {
-    lines.push(`WARNING: src/ changed after dist/memoryd was built (${new Date(srcTime).toISOString()}): rebuild with \`bun run build\`.`);
-  }
-  return lines;
-}
-
 const startLoad = loadAverage();
-const origin = provenance();
+const origin = provenance(BINARY);
 for (const line of origin) log(line);
 const fake = createFakeAnthropic({ defaultReply: "Based on the workspace memory, here is the answer to your question.", defaultDelayMs: 0 });
 // The fake records every request; the bench only needs it to answer.

@@ -4,7 +4,7 @@
  * current (the service functions `searchFacts` and `buildContext`, no HTTP, no database work).
  *
  *   bun bench/index.ts [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--no-pglite]
- *                      [--builds 3] [--passes 3] [--only m100k,one1m,g3k,...]
+ *                      [--builds 3] [--passes 3] [--queries 600] [--only m100k,one1m,g3k,...]
  *
  * Workspaces come from bench/support/layout.ts (seeded on first use): m100k (100k facts, beside
  * 1.1M facts of other workspaces), one1m (1M facts), and g3k..g50k (one workspace at four sizes).
@@ -15,7 +15,7 @@
  *   - bytes per fact: `Bun.gc(true)` and `process.memoryUsage().heapUsed` before the first build
  *     and after it (the index held), divided by live facts; beside `FactIndex.bytes()`, the
  *     estimate the memory budget uses.
- *   - latency: the 600 synthetic queries of the workspace's seed (every tenth names an end user),
+ *   - latency: the 600 synthetic queries (`--queries`; 200 at 1M) of the workspace's seed (every tenth names an end user),
  *     one warm-up pass then `--passes` measured passes, through searchFacts (limit 20) and
  *     buildContext (token budget 1500).
  * With PGlite (default on): the 100k workspace seeded into a fresh embedded data directory under
@@ -40,12 +40,15 @@ import { DATABASES, prepareDatabase, type PreparedDatabase } from "./support/lay
 import { makeCast, makeQueries } from "./support/synth";
 import { seedWorkspace } from "./seed";
 import { argValue } from "./support/args";
+import { provenance } from "./support/provenance";
 
 const adminUrl = argValue("--admin-url") ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const builds = Number(argValue("--builds") ?? 3);
 const passes = Number(argValue("--passes") ?? 3);
 const withPglite = !process.argv.includes("--no-pglite");
 const only = argValue("--only")?.split(",");
+/** Queries per pass (at most 200 for workspaces of 500k facts or more, whose searches take longer). */
+const queryCount = Number(argValue("--queries") ?? 600);
 const BUDGET = 16 * 1024 * 1024 * 1024;
 const log = (line: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
@@ -133,7 +136,7 @@ async function measure(db: Db, workspace: string, workspaceId: string, seed: str
   }
   if (latency) {
     const cast = makeCast(seed);
-    const queries = makeQueries(seed, cast);
+    const queries = makeQueries(seed, cast).slice(0, row.live >= 500_000 ? Math.min(200, queryCount) : queryCount);
     const ctx = contextFor(db, indexes, workspaceId, index.seq);
     const endUser = (i: number) => (i % 10 === 0 ? { id: cast.endUsers[(i * 7919) % cast.endUsers.length]!.id } : undefined);
     const searchMs: number[] = [];
@@ -206,7 +209,8 @@ if (withPglite && want("m100k")) {
 const out: string[] = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 out.push(`# memoryd index bench, ${new Date().toISOString()}`);
-out.push(`Bun ${Bun.version}; ${builds} builds per workspace (fresh registry each); ${passes} measured passes over 600 queries`);
+out.push(...provenance());
+out.push(`${builds} builds per workspace (fresh registry each); ${passes} measured passes over ${queryCount} queries (200 at 1M)`);
 out.push("", "## cold build and memory", "");
 out.push("| workspace | source | live facts | first build ms | median build ms | of which: read pages ms / add facts ms | heap bytes per fact (measured) | FactIndex.bytes() per fact (estimate) | RSS delta MB |");
 out.push("|---|---|---|---|---|---|---|---|---|");

@@ -23,6 +23,7 @@ import type { KeysFile } from "./seed";
 import { DATABASES, otherFacts, prepareDatabase, type PreparedDatabase } from "./support/layout";
 import { loadAverage, spawnUntil, type Spawned } from "./support/procs";
 import { runLoadgen } from "./support/spawn-loadgen";
+import { provenance } from "./support/provenance";
 import { argValue } from "./support/args";
 
 const BINARY = join(import.meta.dir, "..", "dist", "memoryd");
@@ -126,6 +127,7 @@ try {
   const by = (slug: string) => measured.find((m) => m.slug === slug)!;
   const out: string[] = [];
   out.push(`# memoryd growth and tenancy bench, ${new Date().toISOString()}`);
+  out.push(...provenance(BINARY));
   out.push(`REST search, 1 connection, ${rounds} interleaved rounds of ${durationMs / 1000} s (+ ${warmupMs / 1000} s warm-up) per workspace; load average at start ${startLoad}`);
   out.push("", "## one workspace growing 3k -> 50k beside 200k facts of another workspace", "", head);
   for (const slug of ["g3k", "g10k", "g20k", "g50k"]) out.push(row(by(slug)));
