@@ -18,7 +18,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 
 /** Longer "words" (hashes, base64, URLs run together) are not searchable terms. */
 const MAX_WORD_LENGTH = 64;
-const WORD = /[\p{L}\p{N}]+/gu;
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 const ENGLISH_WORD = /^[a-z]+$/;
 
 /**
@@ -39,6 +39,34 @@ function termOf(word: string): string {
   return term;
 }
 
+function isWordCode(code: number): boolean {
+  if (code < 128) return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+  return WORD_CHARACTER.test(String.fromCodePoint(code));
+}
+
+/**
+ * The lower-cased words of a text: runs of letters and digits of any script. A hand-written scan
+ * (ASCII decided by char code, the rest by Unicode property) because index builds tokenise every
+ * fact and a global Unicode regex is several times slower.
+ */
+function wordsOf(text: string): string[] {
+  const lower = text.toLowerCase();
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i < lower.length; ) {
+    const code = lower.codePointAt(i)!;
+    if (isWordCode(code)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      words.push(lower.slice(start, i));
+      start = -1;
+    }
+    i += code > 0xffff ? 2 : 1;
+  }
+  if (start >= 0) words.push(lower.slice(start));
+  return words;
+}
+
 /**
  * The searchable terms of a text, in order, repeats kept: lower-cased words (letters and digits of
  * any script; an apostrophe or any punctuation splits), stop words dropped, English words stemmed
@@ -46,8 +74,7 @@ function termOf(word: string): string {
  */
 export function termsOf(text: string): string[] {
   const terms: string[] = [];
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    const word = match[0];
+  for (const word of wordsOf(text)) {
     if (word.length > MAX_WORD_LENGTH || STOP_WORDS.has(word)) continue;
     terms.push(termOf(word));
   }
@@ -60,8 +87,8 @@ export function termsOf(text: string): string[] {
  * phrasing re-score.
  */
 export function trigramsOf(text: string, into: Set<string> = new Set()): Set<string> {
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    const padded = `  ${match[0]} `;
+  for (const word of wordsOf(text)) {
+    const padded = `  ${word} `;
     for (let i = 0; i + 3 <= padded.length; i++) into.add(padded.slice(i, i + 3));
   }
   return into;
