@@ -9,12 +9,15 @@
  * Statements: authenticate (src/auth/authenticate.ts), liveClaims (src/capture/store.ts) with
  * five claim keys of the workspace, claimNextRun (src/answers/store.ts), loadFactChanges
  * (src/memory/changes.ts) with an empty delta and with 20 changed facts (stamped inside the
- * rolled-back transaction), and loadLiveFacts (first and a middle page of 10,000).
- * Each runs twice; the second (warm) plan is printed.
+ * rolled-back transaction), loadLiveFacts (first and a middle page of 10,000), and
+ * forgetEndUser's DELETE of the facts about the end user with the fewest facts (it shows the cost
+ * of the unindexed `superseded_by` foreign key). Each runs twice and the second (warm) plan is
+ * printed, except the DELETE (once).
  */
 import { claimNextRun } from "../src/answers/store";
 import { authenticate } from "../src/auth/authenticate";
 import { liveClaims } from "../src/capture/store";
+import { forgetEndUser } from "../src/memory/admin";
 import { flatten } from "../src/db/fragment";
 import { openPostgres } from "../src/db/postgres";
 import type { Db, Queryable } from "../src/db/types";
@@ -44,10 +47,15 @@ class Rollback extends Error {
   }
 }
 
-/** The first statement `fn` sends, without running it. */
-async function capture(fn: (q: Queryable) => Promise<unknown>): Promise<Statement> {
+/**
+ * The `nth` statement `fn` sends (0: the first), without running it; earlier ones answer one
+ * row `{seq: 1}` (what nextFactSeq reads).
+ */
+async function capture(fn: (q: Queryable) => Promise<unknown>, nth = 0): Promise<Statement> {
+  let sent = 0;
   const recorder: Queryable = {
     sql: (async (strings: TemplateStringsArray, ...values: unknown[]) => {
+      if (sent++ < nth) return [{ seq: 1 }];
       const flat = flatten(strings, values);
       throw new Captured({ strings: [...flat.strings], values: flat.values });
     }) as Queryable["sql"],
@@ -132,9 +140,17 @@ for (const name of dbs) {
       ["loadLiveFacts, first page of 10,000", await capture((q) => loadLiveFacts(q, ws, "", 10_000))],
       ["loadLiveFacts, a middle page of 10,000", await capture((q) => loadLiveFacts(q, ws, middle, 10_000))],
     ];
+    const [fewest] = await db.sql<{ end_user_id: string; n: number }>`
+      SELECT end_user_id, count(*)::int AS n FROM facts WHERE workspace_id = ${ws} AND end_user_id IS NOT NULL
+       GROUP BY end_user_id ORDER BY count(*), end_user_id LIMIT 1`;
+    const forget = fewest
+      ? await capture((q) => forgetEndUser(q, { id: ws, slug }, fewest.end_user_id), 1)
+      : undefined;
     const shown = new Set<string>();
-    for (const [title, statement, before] of cases) {
-      await explain(db, statement, before);
+    const all: [string, Statement, ((tx: Queryable) => Promise<void>)?, boolean?][] = [...cases];
+    if (forget) all.push([`forgetEndUser: DELETE FROM facts of one end user (${fewest!.n} facts; src/memory/admin.ts)`, forget, undefined, true]);
+    for (const [title, statement, before, once] of all) {
+      if (!once) await explain(db, statement, before);
       const plan = await explain(db, statement, before);
       const sql = dedent(text(statement));
       out.push("", `### ${title}`, "");

@@ -12,9 +12,10 @@
  *   - cold build: `new FactIndexes(db, budget).read(workspaceId, null)` timed, `--builds` times
  *     with a fresh registry each (the first one also pays the JIT warming up); the time is then
  *     split into reading the pages (`loadLiveFacts`) and adding them (`FactIndex.add`).
- *   - bytes per fact: `Bun.gc(true)` and `process.memoryUsage().heapUsed` before the first build
- *     and after it (the index held), divided by live facts; beside `FactIndex.bytes()`, the
- *     estimate the memory budget uses.
+ *   - bytes per fact: `Bun.gc(true)` and `process.memoryUsage().heapUsed` before a build and
+ *     after it (the index held), in a fresh process that does nothing else, divided by live facts;
+ *     beside `FactIndex.bytes()`, the estimate the memory budget uses. (PGlite: measured in this
+ *     process, after the PostgreSQL workspaces: rougher.)
  *   - latency: the 600 synthetic queries (`--queries`; 200 at 1M) of the workspace's seed (every tenth names an end user),
  *     one warm-up pass then `--passes` measured passes, through searchFacts (limit 20) and
  *     buildContext (token budget 1500).
@@ -89,8 +90,10 @@ function contextFor(db: Db, indexes: FactIndexes, workspaceId: string, seq: numb
   return { db, index: indexes, auth, channel: "rest" };
 }
 
-async function measure(db: Db, workspace: string, workspaceId: string, seed: string, source: string, latency: boolean): Promise<Row> {
-  // Bytes per fact: the heap before and after the first build, the index held.
+async function measure(db: Db, workspace: string, workspaceId: string, seed: string, source: string, latency: boolean, url?: string): Promise<Row> {
+  // Bytes per fact: the heap before and after the first build, the index held (in a fresh
+  // process when the database is reachable from one: nothing else is on its heap).
+  const isolated = url === undefined ? undefined : await heapOf(url, workspaceId);
   const before = heap();
   const rssBefore = process.memoryUsage().rss;
   let indexes = new FactIndexes(db, BUDGET);
@@ -105,7 +108,7 @@ async function measure(db: Db, workspace: string, workspaceId: string, seed: str
     buildMs,
     readMs: Number.NaN,
     addMs: Number.NaN,
-    heapBytes: after - before,
+    heapBytes: isolated?.heapBytes ?? after - before,
     estimateBytes: index.bytes(),
     rssDeltaMb: mb(process.memoryUsage().rss - rssBefore),
   };
@@ -169,6 +172,34 @@ async function measure(db: Db, workspace: string, workspaceId: string, seed: str
   return row;
 }
 
+/**
+ * Heap bytes of one workspace's index, measured in a fresh process (`--heap-of URL WORKSPACE_ID`)
+ * so that nothing else built before it is still on the heap: prints one JSON line.
+ */
+async function heapChild(url: string, workspaceId: string): Promise<void> {
+  const db = openPostgres({ url, maxConnections: 10 });
+  await readFactHead(db, workspaceId);
+  const before = heap();
+  const indexes = new FactIndexes(db, BUDGET);
+  const index = await indexes.read(workspaceId, null);
+  const after = heap();
+  console.log(JSON.stringify({ heapBytes: after - before, live: index.live, estimate: index.bytes() }));
+  await db.close();
+}
+
+async function heapOf(url: string, workspaceId: string): Promise<{ heapBytes: number; live: number; estimate: number }> {
+  const proc = Bun.spawn([process.execPath, import.meta.path, "--heap-of", url, workspaceId], { stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`heap child exited ${code}: ${stderr}`);
+  return JSON.parse(stdout.trim().split("\n").pop()!) as { heapBytes: number; live: number; estimate: number };
+}
+
+const heapArgs = process.argv.indexOf("--heap-of");
+if (heapArgs >= 0) {
+  await heapChild(process.argv[heapArgs + 1]!, process.argv[heapArgs + 2]!);
+  process.exit(0);
+}
+
 const rows: Row[] = [];
 const want = (slug: string) => !only || only.includes(slug);
 const plan: [string, string[]][] = [
@@ -183,7 +214,7 @@ for (const [name, slugs] of plan) {
   try {
     for (const slug of slugs.filter(want)) {
       const file = prepared.files.get(slug)!;
-      rows.push(await measure(db, slug, file.workspaceId, file.seed, `PostgreSQL (${prepared.spec.name})`, true));
+      rows.push(await measure(db, slug, file.workspaceId, file.seed, `PostgreSQL (${prepared.spec.name})`, true, prepared.url));
     }
   } finally {
     await db.close();

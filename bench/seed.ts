@@ -151,6 +151,21 @@ export async function workspaceFactCount(db: Db, slug: string): Promise<{ id: st
   return { id, total: rows[0]?.total ?? 0, live: rows[0]?.live ?? 0 };
 }
 
+/**
+ * Deletes a workspace and everything in it. Its facts go first with foreign-key triggers off
+ * (`session_replication_role = replica`, superuser only): `facts.superseded_by` references
+ * facts(id) ON DELETE SET NULL with no index on it, so a plain cascade scans the whole facts table
+ * once per deleted fact (about 0.2 s each at 1M facts: hours for a 100k workspace). Skipping that
+ * check is safe here because supersession never crosses workspaces and the whole workspace goes.
+ */
+export async function deleteWorkspace(db: Db, slug: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.exec("SET LOCAL session_replication_role = replica");
+    await tx.sql`DELETE FROM facts WHERE workspace_id = (SELECT id FROM workspaces WHERE slug = ${slug})`;
+  });
+  await db.sql`DELETE FROM workspaces WHERE slug = ${slug}`;
+}
+
 export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
   const log = options.log ?? ((line: string) => console.error(line));
   const batchSize = options.batch ?? 5000;
@@ -160,7 +175,7 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
   const db = options.db ?? openPostgres({ url: options.databaseUrl, maxConnections: 10 });
   try {
     await migrate(db);
-    if (options.replace) await db.sql`DELETE FROM workspaces WHERE slug = ${options.workspace}`;
+    if (options.replace) await deleteWorkspace(db, options.workspace);
     const workspace = await createWorkspace(db, options.workspace, options.credits ?? 1_000_000_000);
     const cast = makeCast(seed);
     for (const name of cast.teamMembers) await addTeamMember(db, options.workspace, name);
