@@ -24,6 +24,11 @@ CREATE TABLE fact_tombstones (
   PRIMARY KEY (workspace_id, seq, fact_id)
 );
 
+-- Deleting a fact (forgetting an end user) makes PostgreSQL find the facts it superseded
+-- (ON DELETE SET NULL): without an index that is a scan of the whole table per deleted row.
+-- Partial: only superseded facts have a value.
+CREATE INDEX facts_superseded_by ON facts (superseded_by) WHERE superseded_by IS NOT NULL;
+
 -- What the SQL ranking needed and the index replaces: the cross-tenant full-text index, its
 -- generated columns and the term statistics that every teach had to upsert.
 DROP INDEX facts_live_search;
