@@ -13,9 +13,13 @@ const B = 0.5;
  * Candidates come from the rarest query words while their document frequencies sum to at most
  * this (the rarest always counts); commoner words only add to the score of those candidates. It
  * bounds the work per query whatever the workspace size, and loses nothing a reader would miss: a
- * fact holding every query word holds the rarest one too.
+ * fact holding every query word holds the rarest one too. While fewer visible candidates than the
+ * ranking keeps have been found, the next word selects too: only visible facts become candidates,
+ * so a word that only hidden facts hold (another end user's, sensitive ones for an external key)
+ * can neither starve the caller's results nor be detected through them.
  */
 const CANDIDATE_BUDGET = 4000;
+
 /** Distinct query terms considered at most (a 2000-character query has hundreds of words). */
 const MAX_QUERY_TERMS = 64;
 /** A query word the workspace has never seen expands to at most this many known terms. */
@@ -281,11 +285,15 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   const { flags, lengthOf } = index;
   // BM25's length factor per fact, folded: weight = idf * tf * (k1 + 1) / (tf + k1 * norm).
   const lengthScale = B / avgLength;
+  const keep = Math.max(RERANK_DEPTH, options.limit);
+  const onlyEndUser = options.onlyEndUser === true;
+  const exclude = options.exclude;
   let budget = CANDIDATE_BUDGET;
   for (let g = 0; g < plan.groups.length; g++) {
     const group = plan.groups[g]!;
-    // Groups are rarest first: once one does not fit the budget, the rest only score.
-    const selects = g === 0 || group.df <= budget;
+    // Groups are rarest first: once one does not fit the budget (and enough candidates were
+    // found), the rest only score.
+    const selects = g === 0 || touched.length < keep || group.df <= budget;
     budget = selects ? budget - group.df : -1;
     const groupEpoch = ++s.epoch;
     for (let t = 0; t < group.postings.length; t++) {
@@ -306,8 +314,13 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       for (let i = 0; i < size; i++) {
         const packed = data[i]!;
         const ord = packed >>> TF_BITS;
-        if (seenIn[ord] !== queryEpoch && !selects) continue;
-        if ((flags[ord]! & LIVE) === 0) continue;
+        if (seenIn[ord] !== queryEpoch) {
+          if (!selects || (flags[ord]! & LIVE) === 0) continue;
+          // The one place a fact becomes a candidate: the caller's visibility and options decide.
+          if (!isVisible(index, ord, filter)) continue;
+          if (onlyEndUser && index.endUserOf[ord]! < 0) continue;
+          if (exclude !== undefined && exclude.has(index.ids[ord]!)) continue;
+        }
         credit(s, ord, packed, idf * (K1 + 1), lengthScale, lengthOf[ord]!, queryEpoch, groupEpoch, touched);
       }
     }
@@ -315,14 +328,8 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
 
   const now = options.now ?? Date.now();
   const complete = plan.groups.length;
-  const onlyEndUser = options.onlyEndUser === true;
-  const exclude = options.exclude;
-  const top = new TopK(Math.max(RERANK_DEPTH, options.limit), (a, b) => better(index, score, a, b));
+  const top = new TopK(keep, (a, b) => better(index, score, a, b));
   for (const ord of touched) {
-    if (!isVisible(index, ord, filter)) continue;
-    if (onlyEndUser && index.endUserOf[ord]! < 0) continue;
-    if (exclude !== undefined && exclude.has(index.ids[ord]!)) continue;
-    const flags = index.flags[ord]!;
     score[ord] =
       score[ord]! +
       (complete > 1 && s.covered[ord] === complete ? COMPLETE_MATCH_BONUS : 0) +
@@ -330,7 +337,7 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       (index.endUserOf[ord]! >= 0 ? END_USER_WEIGHT : 0) +
       CONFIDENCE_WEIGHT * index.confidence[ord]! +
       RECENCY_WEIGHT * Math.exp(-(now - index.recordedAt[ord]!) / RECENCY_SCALE_MS) -
-      ((flags & QUESTION) !== 0 ? QUESTION_PENALTY : 0);
+      ((flags[ord]! & QUESTION) !== 0 ? QUESTION_PENALTY : 0);
     // Most candidates lose to the worst kept one on score alone: skip the heap for them.
     if (top.items.length === top.size && score[ord]! < score[top.items[0]!]!) continue;
     top.offer(ord);

@@ -291,31 +291,27 @@ describe("large workspaces: candidates come from the rarest query words", () => 
 });
 
 /**
- * KNOWN BUG (src/memory/index/ranking.ts, CANDIDATE_BUDGET, commit 9005bcd): candidates come only
- * from the rarest query words, counted over ALL live facts, including those the caller may not see.
- * When the rarest word is held only by invisible facts (sensitive ones for an external key, another
- * end user's), every visible fact holding the commoner words is starved: the caller gets nothing,
- * and whether it gets nothing tells it that some hidden fact holds the word (an existence probe).
- * Marked `test.failing` so the suite stays green while the bug exists; it turns red once fixed:
- * then make it a plain `test`.
+ * Candidates come only from visible facts: a word that only invisible facts hold (sensitive ones
+ * for an external key, another end user's) must neither starve the caller's visible matches in a
+ * large workspace nor reveal that it exists.
  */
-describe("KNOWN BUG: invisible facts starve visible matches in large workspaces", () => {
+describe("invisible facts never starve visible matches in large workspaces", () => {
   const index = indexOf([
     ...Array.from({ length: 4100 }, (_, i) => indexedFact(`Ticket ${i}: the reset link expired.`)),
     indexedFact("The admin password reset code is hunter2.", { sensitive: true }),
     indexedFact("Dana asked for a reset of her hunter3 token.", { subject: "Dana", subjectType: "end_user", endUserId: "u1" }),
   ]);
 
-  test.failing("an external key's results do not depend on words only sensitive facts hold", () => {
+  test("an external key's results do not depend on words only sensitive facts hold", () => {
     const external = filterFor(index, { audience: "external" });
     const unknownWord = ranked(index, "zzqxv reset", { limit: 20 }, external);
     expect(unknownWord).toHaveLength(20);
-    // "hunter2" exists only in a sensitive fact: today this returns [] (and so reveals it exists).
+    // "hunter2" exists only in a sensitive fact.
     expect(ranked(index, "hunter2 reset", { limit: 20 }, external)).toEqual(unknownWord);
     expect(ranked(index, "password reset", { limit: 20 }, external)).toEqual(unknownWord);
   });
 
-  test.failing("a call that names no end user is not starved by a word only another end user's facts hold", () => {
+  test("a call that names no end user is not starved by a word only another end user's facts hold", () => {
     const noEndUser = filterFor(index);
     expect(ranked(index, "hunter3 reset", { limit: 20 }, noEndUser)).toHaveLength(20);
   });
