@@ -7,12 +7,16 @@
  *   bun bench/explain.ts [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--dbs main,big]
  *
  * Statements: authenticate (src/auth/authenticate.ts), liveClaims (src/capture/store.ts) with
- * five claim keys of the workspace, claimNextRun (src/answers/store.ts), loadFactChanges
+ * five claim keys of the workspace, claimNextRun (src/answers/store.ts) beside 20,000 completed
+ * and 100 queued answers inserted in the rolled-back transaction, loadFactChanges
  * (src/memory/changes.ts) with an empty delta and with 20 changed facts (stamped inside the
  * rolled-back transaction), loadLiveFacts (first and a middle page of 10,000), and
- * forgetEndUser's DELETE of the facts about the end user with the fewest facts (it shows the cost
- * of the unindexed `superseded_by` foreign key). Each runs twice and the second (warm) plan is
- * printed, except the DELETE (once).
+ * forgetEndUser's DELETE of the facts about the end user with the fewest facts (its per-row
+ * ON DELETE SET NULL lookup on `superseded_by` shows as a trigger). Each runs twice and the second (warm) plan is
+ * printed, except the DELETE (once). Then the round trip of authenticate() (300 calls, one
+ * connection) with the session's synchronous_commit on (the server default) and off, beside
+ * `select 1`: its rate-limit upsert makes every request a write transaction that waits for the
+ * WAL flush.
  */
 import { claimNextRun } from "../src/answers/store";
 import { authenticate } from "../src/auth/authenticate";
@@ -23,6 +27,7 @@ import { openPostgres } from "../src/db/postgres";
 import type { Db, Queryable } from "../src/db/types";
 import { loadFactChanges, loadLiveFacts, nextFactSeq, readFactHead } from "../src/memory/changes";
 import { DATABASES, prepareDatabase } from "./support/layout";
+import { percentiles } from "./support/loadgen";
 import { argValue } from "./support/args";
 import { provenance } from "./support/provenance";
 
@@ -125,6 +130,17 @@ for (const name of dbs) {
       `## ${prepared.spec.name}: ${facts.toLocaleString("en")} facts in ${workspaces} workspaces; workspace ${slug} holds ${mine[0]!.n.toLocaleString("en")}; ` +
         `answers ${answers.toLocaleString("en")} (${queued} queued or in progress)`,
     );
+    // A queue with history: most answers finished, a few waiting (rolled back with the EXPLAIN).
+    const queue = async (tx: Queryable) => {
+      await tx.sql`INSERT INTO conversations (workspace_id, id) SELECT ${ws}, 'bench-conv-' || g FROM generate_series(1, 100) g`;
+      await tx.sql`
+        INSERT INTO answers (id, workspace_id, key_id, audience, conversation_id, agent_slug, input, streamed, status, created_at)
+        SELECT 'bench-ans-' || g, ${ws}, (SELECT id FROM api_keys WHERE workspace_id = ${ws} LIMIT 1), 'internal',
+               'bench-conv-' || (g % 100 + 1), (SELECT slug FROM agents LIMIT 1), 'question', true,
+               CASE WHEN g > 20000 THEN 'queued' ELSE 'completed' END, now() - make_interval(secs => 30000 - g)
+          FROM generate_series(1, 20100) g`;
+      await tx.exec("ANALYZE answers");
+    };
     const touch20 = async (tx: Queryable) => {
       const seq = await nextFactSeq(tx, ws);
       await tx.sql`
@@ -134,7 +150,7 @@ for (const name of dbs) {
     const cases: [string, Statement, ((tx: Queryable) => Promise<void>)?][] = [
       ["authenticate (key lookup, rate-limit upsert, last_used touch, fact sequence)", await capture((q) => authenticate(q, file.keys[0], "127.0.0.1"))],
       [`liveClaims, ${claimKeys.length} claim keys`, await capture((q) => liveClaims(q, ws, claimKeys))],
-      ["claimNextRun", await capture((q) => claimNextRun(q, "bench-explain", 30))],
+      ["claimNextRun, beside 20,000 completed and 100 queued answers (inserted in the rolled-back transaction)", await capture((q) => claimNextRun(q, "bench-explain", 30)), queue],
       ["loadFactChanges, empty delta (since = head)", await capture((q) => loadFactChanges(q, ws, head.seq, 20_000))],
       ["loadFactChanges, 20 changed facts (stamped in the same rolled-back transaction)", await capture((q) => loadFactChanges(q, ws, head.seq, 20_000)), touch20],
       ["loadLiveFacts, first page of 10,000", await capture((q) => loadLiveFacts(q, ws, "", 10_000))],
@@ -160,6 +176,29 @@ for (const name of dbs) {
       }
       out.push("```", plan, "```");
       log(`${prepared.spec.name} ${title}: ${plan.split("\n").find((l) => l.startsWith("Execution Time")) ?? ""}`);
+    }
+    out.push("", "### authenticate() round trip (300 sequential calls, one connection)", "", "| synchronous_commit | authenticate p50 ms | p95 ms | select 1 p50 ms |", "|---|---|---|---|");
+    for (const mode of ["on", "off", "on", "off"]) {
+      const url = new URL(prepared.url);
+      url.searchParams.set("options", `-c synchronous_commit=${mode}`);
+      const one = openPostgres({ url: url.toString(), maxConnections: 1 });
+      try {
+        await one.sql`SELECT 1`;
+        const auth: number[] = [];
+        const select: number[] = [];
+        for (let i = 0; i < 300; i++) {
+          let t = performance.now();
+          await authenticate(one, file.keys[i % file.keys.length], "127.0.0.1");
+          auth.push(performance.now() - t);
+          t = performance.now();
+          await one.sql`SELECT 1`;
+          select.push(performance.now() - t);
+        }
+        const a = percentiles(auth);
+        out.push(`| ${mode} | ${a.p50.toFixed(3)} | ${a.p95.toFixed(3)} | ${percentiles(select).p50.toFixed(3)} |`);
+      } finally {
+        await one.close();
+      }
     }
   } finally {
     await db.close();
