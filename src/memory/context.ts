@@ -42,5 +42,6 @@ export async function buildContext(ctx: ServiceContext, input: ContextRequest): 
     retrieved: facts(retrieved),
     tokenBudget: input.token_budget,
     actorName: input.end_user?.name ?? input.end_user?.id,
+    lineCosts: index.lineCosts,
   });
 }

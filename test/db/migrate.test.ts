@@ -21,6 +21,9 @@ for (const kind of DB_KINDS) {
       expect(again).toEqual({ applied: [], current: latest });
       const rows = await t.db.sql<{ version: number; name: string }>`SELECT version, name FROM schema_migrations ORDER BY version`;
       expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+      // Rate-limit counters write no WAL (005), so authenticating never waits for a flush.
+      const [table] = await t.db.sql<{ persistence: string }>`SELECT relpersistence AS persistence FROM pg_class WHERE relname = 'rate_limit_hits'`;
+      expect(table?.persistence).toBe("u");
     } finally {
       await t.close();
     }

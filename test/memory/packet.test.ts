@@ -399,6 +399,10 @@ describe("renderPacket properties", () => {
       fc.property(inputArb, (input) => {
         const packet = renderPacket(input);
         expect(countTokens(packet.rendered)).toBeLessThanOrEqual(input.tokenBudget);
+        // The renderer never counts the whole block: it relies on line costs adding up exactly.
+        const lines = packet.rendered.split("\n");
+        const lineSum = lines.reduce((sum, line, i) => sum + countTokens(i < lines.length - 1 ? `${line}\n` : line), 0);
+        expect(lineSum).toBe(countTokens(packet.rendered));
 
         // `facts` is exactly the rendered lines, in order, each section holding its own layers.
         const parsed = parsePacket(packet.rendered);

@@ -3,6 +3,7 @@ import foundation from "./001_foundation.sql" with { type: "text" };
 import memory from "./002_memory.sql" with { type: "text" };
 import answers from "./003_answers.sql" with { type: "text" };
 import searchIndex from "./004_search_index.sql" with { type: "text" };
+import unloggedRateLimits from "./005_unlogged_rate_limits.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "memory", sql: memory },
   { version: 3, name: "answers", sql: answers },
   { version: 4, name: "search_index", sql: searchIndex },
+  { version: 5, name: "unlogged_rate_limits", sql: unloggedRateLimits },
 ];

@@ -1,4 +1,5 @@
 import type { Fact, FactKind, Origin, SubjectType } from "../../schema/memory";
+import type { LineCosts } from "../packet";
 import { termsOf } from "./terms";
 
 /** A live fact as the index receives it from the database. */
@@ -82,6 +83,11 @@ export class FactIndex {
   confidence = new Float32Array(0);
   recordedAt = new Float64Array(0);
   lengthOf = new Uint16Array(0);
+  /**
+   * Tokens of the fact's context-packet line, 0 until a packet first renders it. A fact's line
+   * never changes (a changed fact is re-added), and counting is most of a packet's CPU.
+   */
+  lineTokens = new Uint16Array(0);
   readonly postings = new Map<string, Postings>();
   /** Terms by their first two characters: the lexicon slice prefix and typo expansion search. */
   readonly termsByPrefix = new Map<string, string[]>();
@@ -125,6 +131,7 @@ export class FactIndex {
     this.confidence[ord] = fact.confidence;
     this.recordedAt[ord] = fact.recordedAt;
     this.lengthOf[ord] = Math.min(terms.length, 0xffff);
+    this.lineTokens[ord] = 0;
     this.live += 1;
     this.totalLength += this.lengthOf[ord]!;
     this.stringBytes += 2 * (fact.id.length + fact.text.length);
@@ -155,6 +162,19 @@ export class FactIndex {
     return this.ordinalOf.get(id);
   }
 
+  /** The packet-line token counts of indexed facts, remembered across requests (see `lineTokens`). */
+  readonly lineCosts: LineCosts = {
+    get: (id) => {
+      const ord = this.ordinalOf.get(id);
+      const tokens = ord === undefined ? 0 : this.lineTokens[ord]!;
+      return tokens === 0 ? undefined : tokens;
+    },
+    set: (id, tokens) => {
+      const ord = this.ordinalOf.get(id);
+      if (ord !== undefined && tokens > 0 && tokens <= 0xffff) this.lineTokens[ord] = tokens;
+    },
+  };
+
   /** The end user's index, or -2 when no fact of this workspace is about them. */
   endUserIndex(id: string): number {
     return this.endUserIds.get(id) ?? -2;
@@ -178,7 +198,7 @@ export class FactIndex {
    * memory budget; bench/ measures the real figure.
    */
   bytes(): number {
-    const perOrdinal = 4 + 4 + 1 + 1 + 1 + 4 + 8 + 2 + 16 /* ids/texts slots */ + 64; /* ordinal map entry */
+    const perOrdinal = 4 + 4 + 1 + 1 + 1 + 4 + 8 + 2 + 2 + 16 /* ids/texts slots */ + 64; /* ordinal map entry */
     return this.flags.length * perOrdinal + this.postingBytes + this.stringBytes + this.subjects.length * 128;
   }
 
@@ -246,6 +266,7 @@ export class FactIndex {
     this.confidence = widen(this.confidence, (n) => new Float32Array(n));
     this.recordedAt = widen(this.recordedAt, (n) => new Float64Array(n));
     this.lengthOf = widen(this.lengthOf, (n) => new Uint16Array(n));
+    this.lineTokens = widen(this.lineTokens, (n) => new Uint16Array(n));
   }
 
   /**
@@ -269,6 +290,7 @@ export class FactIndex {
         this.confidence[next] = this.confidence[ord]!;
         this.recordedAt[next] = this.recordedAt[ord]!;
         this.lengthOf[next] = this.lengthOf[ord]!;
+        this.lineTokens[next] = this.lineTokens[ord]!;
       }
       next += 1;
     }

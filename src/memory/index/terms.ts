@@ -49,7 +49,7 @@ function isWordCode(code: number): boolean {
  * (ASCII decided by char code, the rest by Unicode property) because index builds tokenise every
  * fact and a global Unicode regex is several times slower.
  */
-function wordsOf(text: string): string[] {
+export function wordsOf(text: string): string[] {
   const lower = text.toLowerCase();
   const words: string[] = [];
   let start = -1;

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { FactIndex, LIVE, PINNED, type IndexedFact } from "../../../src/memory/index/fact-index";
 import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts, type ReadFilter } from "../../../src/memory/index/ranking";
 import { termsOf } from "../../../src/memory/index/terms";
+import { renderPacket } from "../../../src/memory/packet";
 import { indexedFact, NOW } from "./support";
 
 const everyone = (index: FactIndex, endUserId: string | null = null): ReadFilter =>
@@ -205,5 +206,26 @@ describe("FactIndex", () => {
     });
     expect(index.endUserIndex("cust-1")).toBe(0);
     expect(index.endUserIndex("cust-2")).toBe(-2);
+  });
+
+  test("packet line costs are remembered per fact, survive compaction and are forgotten when a fact changes", () => {
+    const index = new FactIndex();
+    const facts = Array.from({ length: 2000 }, (_, i) => indexedFact(`Fact number ${i} about apples.`));
+    for (const fact of facts) index.add(fact);
+    const packet = (lineCosts?: FactIndex["lineCosts"]) =>
+      renderPacket({ pinned: [], aboutActor: [], retrieved: facts.slice(1500).map((f) => index.factAt(index.ordinal(f.id)!)), tokenBudget: 400, lineCosts });
+    const fresh = packet();
+    expect(packet(index.lineCosts)).toEqual(fresh);
+    const kept = fresh.facts[0]!.fact_id;
+    const cost = index.lineCosts.get(kept);
+    expect(cost).toBeGreaterThan(0);
+    expect(packet(index.lineCosts)).toEqual(fresh);
+
+    for (const fact of facts.slice(0, 1400)) index.remove(fact.id);
+    expect(index.count).toBeLessThan(2000);
+    expect(index.lineCosts.get(kept)).toBe(cost!);
+    const changed = facts.find((f) => f.id === kept)!;
+    index.add({ ...changed, kind: "decision" });
+    expect(index.lineCosts.get(kept)).toBeUndefined();
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { FactIndex, type IndexedFact } from "../../../src/memory/index/fact-index";
-import { isVisible, pinnedFacts, planQuery, rankFacts, readFilter, recentFacts, type RankOptions, type ReadFilter } from "../../../src/memory/index/ranking";
+import { isVisible, phrasingShare, pinnedFacts, planQuery, rankFacts, readFilter, recentFacts, type RankOptions, type ReadFilter } from "../../../src/memory/index/ranking";
 import type { FactKind } from "../../../src/schema/memory";
-import { termsOf } from "../../../src/memory/index/terms";
+import { termsOf, trigramsOf } from "../../../src/memory/index/terms";
 import { indexedFact, NOW } from "./support";
 
 function indexOf(facts: readonly IndexedFact[]): FactIndex {
@@ -63,6 +63,22 @@ describe("query planning and expansion", () => {
     expect(ranked(many, "orange pipeline", { limit: 7 })).toHaveLength(7);
     expect(ranked(many, "orange pipeline", { limit: 55 })).toHaveLength(55);
     expect(ranked(many, "orange pipeline", { limit: 0 })).toEqual([]);
+  });
+});
+
+describe("phrasing share", () => {
+  test("equals the share of the query's trigram set found in the text's trigram set", () => {
+    const word = fc.oneof(fc.constantFrom("cat", "dog", "a", "managers", "café", "naïve", "東京", "x1"), fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }));
+    const text = fc.array(word, { maxLength: 8 }).chain((words) => fc.constantFrom(words.join(" "), words.join(", "), words.join("-")));
+    fc.assert(
+      fc.property(text, text, (query, fact) => {
+        const queryTrigrams = trigramsOf(query);
+        const factTrigrams = trigramsOf(fact);
+        const expected = queryTrigrams.size === 0 ? 0 : [...queryTrigrams].filter((t) => factTrigrams.has(t)).length / queryTrigrams.size;
+        expect(phrasingShare([...queryTrigrams], fact)).toBeCloseTo(expected, 12);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
