@@ -1,48 +1,265 @@
 import type { CaptureInput, Claim } from "./types";
-import { ATTRIBUTE_ALIASES, CLAIM_BLOCKERS, CLAIM_RULES, MAX_CLAIM_VALUE, NOT_ATTRIBUTES, VALUE_END, type ClaimRule } from "./rules/claim";
+import {
+  ATTRIBUTE_ALIASES,
+  CLAIM_BLOCKERS,
+  CLAIM_RULES,
+  COMPARISON,
+  CURRENT_TAIL,
+  DATE,
+  DECISION,
+  DECISION_PREPOSITIONS,
+  HABIT,
+  MANY_VALUED_ATTRIBUTES,
+  MAX_CLAIM_VALUE,
+  NEGATION_FOLDS,
+  NEGATION_TAIL,
+  NOT_ATTRIBUTES,
+  NUMBER,
+  PREFERENCE_SCOPE,
+  RELATIONS,
+  SCHEDULE,
+  SCHEDULING_VERBS,
+  SINGULAR_S,
+  STATE,
+  STATUS,
+  TITLE,
+  USE_FOR,
+  USE_VERBS,
+  VALUE_END,
+  type ClaimRule,
+  type ValueShape,
+} from "./rules/claim";
 import type { SubjectResult, TextView } from "./subject";
 import { dropTrailing, firstSentence } from "./text";
+import { termOf } from "../memory/index/terms";
+import { VERB_WORDS } from "./rules/words";
 
 export interface ClaimOutcome {
   claim: Claim | null;
   /** The claim rule that matched, even when the claim was then refused. */
   rule: string | null;
-  /** Why a matched claim was refused: a blocker name, "other_subject" or "no_value". */
+  /** Why a matched claim was refused: a blocker name, "other_subject", "many_values" or "no_value". */
   refusedBy: string | null;
 }
 
+/** What a newer claim does to a live older one with the same key. */
+export type ClaimRelation = "supersede" | "duplicate" | "coexist";
+
 const FIRST_PERSON = new Set(["i", "me", "my"]);
+/** Words ending in "s" that are not third-person verbs. */
+const NOT_VERBS = new Set(["is", "was", "has", "does", "its", "this", "his", "hers", "ours", "yours", "theirs", "us", "always", "sometimes", "perhaps", "plus", "less", "thus", "as", "versus", "vs", "across", "towards", "besides", "upwards", "afterwards", "yes", "unless"]);
+const SUBJECT_BREAKERS = new Set(["and", "or", "but", "left", "joined", "moved", "is", "was", "are", "were", "has", "have", "had", "now", "will"]);
 const TEAM_WORDS = new Set(["we", "us", "our", "team", "our team"]);
 const VALUE_TRIM = new Set([".", "!", "?", ";", ",", " ", '"', "'"]);
+const BLOCKED_BEFORE_FOLDING = CLAIM_BLOCKERS.filter((b) => b.name !== "negation");
+const NEGATION = CLAIM_BLOCKERS.find((b) => b.name === "negation")!;
+/** Marks a negated value in storage ("¬tom": the claim is that the value is NOT tom). */
+const NEGATED_MARK = "\u00ac";
+
+/** Who a pattern's subject words are: a subject key, or null when they name someone else. */
+type SubjectResolver = (said: string | undefined, fixed: ClaimRule["fixedSubject"]) => string | null;
 
 /**
- * The claim the fact makes, keyed by the attributed subject so claims never cross subjects.
- * A pattern whose own subject is someone else ("Tom's manager is Alex" taught about end user Priya)
- * makes no claim: keying it under either person would supersede the wrong fact.
+ * The claim the fact makes, keyed by its subject so claims never cross subjects. A pattern whose
+ * own subject is someone else ("Tom's manager is Alex" taught about end user Priya) makes no
+ * claim: keying it under either person would supersede the wrong fact.
  */
 export function extractClaim(input: CaptureInput, view: TextView, subject: SubjectResult): ClaimOutcome {
-  const sentence = firstSentence(view.lead).trim();
   // Blockers read the sentence with its leading filler: "Apparently ..." is a hedge.
   const whole = firstSentence(view.body);
+  const blocker = BLOCKED_BEFORE_FOLDING.find((b) => b.pattern.test(whole));
+  const sentence = dropTrailing(firstSentence(view.lead).trim(), VALUE_TRIM).replace(CURRENT_TAIL, "");
+  const { text, negated } = foldNegation(sentence);
+  const resolve = resolverFor(input, subject);
+  const found = claimOf(text, negated, resolve);
+  if (blocker && found.rule !== null) return { claim: null, rule: found.rule, refusedBy: blocker.name };
+  if (found.claim === null) return found;
+  if (NEGATION.pattern.test(text)) return { claim: null, rule: found.rule, refusedBy: NEGATION.name };
+  return found;
+}
+
+/** "Sam stopped playing guitar" -> "Sam playing guitar", negated. */
+function foldNegation(sentence: string): { text: string; negated: boolean } {
+  for (const fold of NEGATION_FOLDS) {
+    if (!fold.pattern.test(sentence)) continue;
+    const text = sentence.replace(fold.pattern, fold.replacement).replace(NEGATION_TAIL, "").replace(/ {2,}/gu, " ");
+    return { text, negated: true };
+  }
+  return { text: sentence, negated: false };
+}
+
+function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): ClaimOutcome {
+  const decision = DECISION.exec(sentence);
+  if (decision) return decisionClaim(decision, negated, resolve);
+  const useFor = USE_FOR.pattern.exec(sentence);
+  if (useFor) {
+    const subjectKey = resolve(useFor.groups?.subject, undefined);
+    const value = cleanValue(useFor.groups?.value ?? "", "");
+    const scope = cleanValue(clause(useFor.groups?.scope ?? ""), "");
+    if (subjectKey !== null && value !== null && scope !== null) {
+      return { claim: { key: `one:${subjectKey}|use for ${scope}`, value, negated }, rule: USE_FOR.name, refusedBy: null };
+    }
+  }
   let refused: ClaimOutcome = { claim: null, rule: null, refusedBy: null };
   for (const rule of CLAIM_RULES) {
     const match = rule.pattern.exec(sentence);
     if (!match) continue;
-    const blocker = CLAIM_BLOCKERS.find((b) => b.pattern.test(whole));
-    if (blocker) return { claim: null, rule: rule.name, refusedBy: blocker.name };
-    const attribute = canonicalAttribute(match.groups?.attr ?? rule.attribute ?? "");
+    const attribute = rule.attribute ?? canonicalAttribute(match.groups?.attr ?? "", rule.name === "count");
     if (attribute === null) continue;
-    if (!sameSubject(match.groups?.subject, rule, input, subject)) {
+    const rawValue = clause(match.groups?.value ?? "");
+    if (rule.value !== undefined && !hasShape(rawValue, rule.value)) continue;
+    const subjectKey = resolve(match.groups?.subject, rule.fixedSubject);
+    if (subjectKey === null) {
       refused = { claim: null, rule: rule.name, refusedBy: "other_subject" };
       continue;
     }
-    const value = cleanValue(sentence.slice(match[0].length));
+    if (isManyValued(attribute)) return { claim: null, rule: rule.name, refusedBy: "many_values" };
+    const value = cleanValue(rawValue, attribute);
     if (value === null) return { claim: null, rule: rule.name, refusedBy: "no_value" };
-    const scoped = rule.scope?.exec(value)?.groups;
-    const key = `${subjectKey(input, subject)}|${attribute}${scoped?.scope ? ` for ${scoped.scope}` : ""}`;
-    return { claim: { key, value: scoped?.value ?? value }, rule: rule.name, refusedBy: null };
+    const slot = rule.value === "schedule" ? (/\d|noon|midnight/u.test(value) ? "time" : "day") : attribute;
+    return { claim: { key: `one:${subjectKey}|${slot}`, value, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
+  }
+  for (const rel of RELATIONS) {
+    const match = rel.pattern.exec(sentence);
+    if (!match) continue;
+    const subjectKey = resolve(match.groups?.subject, undefined);
+    if (subjectKey === null) {
+      refused = { claim: null, rule: rel.name, refusedBy: "other_subject" };
+      continue;
+    }
+    const object = cleanValue(clause(match.groups?.value ?? ""), "");
+    if (object === null) return { claim: null, rule: rel.name, refusedBy: "no_value" };
+    if (rel.name === "prefers") return { claim: preferenceClaim(subjectKey, object, negated), rule: rel.name, refusedBy: null };
+    return { claim: { key: `many:${subjectKey}|${rel.name}|${object}`, value: object, negated }, rule: rel.name, refusedBy: null };
+  }
+  for (const fallback of [STATE, HABIT]) {
+    const match = fallback.pattern.exec(sentence);
+    if (!match) continue;
+    const subjectKey = resolve(match.groups?.subject, undefined);
+    const object = cleanValue(clause(match.groups?.value ?? ""), "");
+    if (subjectKey === null || object === null) continue;
+    const verb = match.groups?.verb ?? "";
+    // A habit needs a verb: "Bianca runs marathons", or the base form a negation left ("doesn't run").
+    if (fallback === HABIT && !negated && !(verb.endsWith("s") && !verb.endsWith("ss") && !NOT_VERBS.has(verb))) continue;
+    const relation = fallback === STATE ? "is" : termOf(verb);
+    return { claim: { key: `many:${subjectKey}|${relation}|${object}`, value: object, negated }, rule: fallback.name, refusedBy: null };
   }
   return refused;
+}
+
+/**
+ * "prefers A over B" holds one answer to "A or B?", so the reversal replaces it; "prefers A for
+ * X" holds one answer for X; a bare "prefers A" is one preference among many.
+ */
+function preferenceClaim(subjectKey: string, object: string, negated: boolean): Claim {
+  const comparison = COMPARISON.exec(object)?.groups;
+  if (comparison?.a && comparison.b) {
+    const a = withoutArticle(comparison.a);
+    const pair = [a, withoutArticle(comparison.b)].sort().join(" / ");
+    return { key: `one:${subjectKey}|prefers between ${pair}`, value: a, negated };
+  }
+  const scoped = PREFERENCE_SCOPE.exec(object)?.groups;
+  if (scoped?.value && scoped.scope) return { key: `one:${subjectKey}|prefers for ${scoped.scope}`, value: withoutArticle(scoped.value), negated };
+  return { key: `many:${subjectKey}|prefers|${object}`, value: object, negated };
+}
+
+/**
+ * A decision answers a question; a newer answer to the same question replaces it. The question is
+ * the decided verb up to its last preposition ("release on" Tuesdays) or, for "use"-like verbs,
+ * what the thing is used for ("use for the job queue" = Redis). Decisions with no such question
+ * ("decided to hire two engineers") make no claim: the next decision is not an answer to them.
+ */
+function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: SubjectResolver): ClaimOutcome {
+  const rule = "decision";
+  const subjectKey = resolve(match.groups?.subject, undefined);
+  if (subjectKey === null) return { claim: null, rule, refusedBy: "other_subject" };
+  if (negated) return { claim: null, rule, refusedBy: "negation" };
+  const how = match.groups?.how ?? "";
+  const decided = clause(match.groups?.value ?? "");
+  // "We decided that releases ship on Thursdays": the claim is the clause's own.
+  const inner = (said: string | undefined, fixed: ClaimRule["fixedSubject"]): string | null =>
+    fixed === "team" ? subjectKey : fixed === undefined && said !== undefined ? workspaceSubject(said) : null;
+  if (how === "that") return claimOf(decided, false, inner);
+  if (how === "") {
+    const clauseClaim = claimOf(decided, false, inner);
+    if (clauseClaim.claim !== null && clauseClaim.claim.key.startsWith("one:")) return clauseClaim;
+  }
+  const words = decided.toLowerCase().split(" ");
+  let verb = how === "on" || how === "for" || how === "upon" || how === "" ? "use" : (words.shift() ?? "");
+  const two = `${verb} ${words[0] ?? ""}`;
+  if (USE_VERBS.has(two)) {
+    verb = "use";
+    words.shift();
+  } else if (USE_VERBS.has(verb)) {
+    verb = "use";
+  }
+  let scope = "";
+  const scopeAt = Math.max(words.lastIndexOf("for"), verb === "use" ? words.lastIndexOf("as") : -1);
+  if (scopeAt > 0 && scopeAt < words.length - 1) {
+    scope = words.slice(scopeAt + 1).join(" ");
+    words.length = scopeAt;
+  }
+  let question: string;
+  let value: string;
+  if (verb === "use") {
+    if (scope === "") return { claim: null, rule, refusedBy: "no_value" };
+    question = `use for ${withoutArticle(scope)}`;
+    value = words.join(" ");
+  } else if (hasShape(words.join(" "), "schedule")) {
+    // "ship weekly", "ship every two weeks": the cadence is the answer.
+    question = verb + (scope ? ` for ${scope}` : "");
+    value = words.join(" ");
+  } else {
+    let at = -1;
+    for (let i = words.length - 2; i >= 0; i--) if (DECISION_PREPOSITIONS.has(words[i]!)) { at = i; break; }
+    if (at < 0) return { claim: null, rule, refusedBy: "no_value" };
+    value = words.slice(at + 1).join(" ");
+    // "expand to Europe" answers no single question; "write the backend in Go" (an object) or
+    // "release on Tuesdays" (a scheduling verb) does.
+    const shaped = hasShape(value, "date") || hasShape(value, "schedule") || hasShape(value, "number");
+    if (!SCHEDULING_VERBS.has(verb) && !shaped && at === 0) {
+      return { claim: null, rule, refusedBy: "no_value" };
+    }
+    question = [verb, ...words.slice(0, at + 1)].join(" ") + (scope ? ` for ${scope}` : "");
+  }
+  const cleaned = cleanValue(value, "");
+  if (cleaned === null) return { claim: null, rule, refusedBy: "no_value" };
+  const key = question.startsWith("use for ") ? `one:${subjectKey}|${question}` : `one:${subjectKey}|decided ${question}`;
+  return { claim: { key, value: cleaned, negated: false }, rule, refusedBy: null };
+}
+
+/** How the subject words of a pattern map to a claim's subject key, given the attributed subject. */
+function resolverFor(input: CaptureInput, subject: SubjectResult): SubjectResolver {
+  return (captured, fixed) => {
+    const said = (captured ?? "").toLowerCase().replace(/^(?:the|our|my) /u, "");
+    const who = fixed ?? (FIRST_PERSON.has(said) ? "first_person" : TEAM_WORDS.has(said) ? "team" : "named");
+    // First person means the end user the call named, or the speaker of "Caroline: I live in Paris".
+    if (who === "first_person") return subject.subjectType === "end_user" || subject.rule === "speaker_prefix" ? subjectKey(input, subject) : null;
+    if (who === "team") return isWholeTeam(subject) ? "team" : null;
+    if (subject.subjectType === "end_user" || subject.rule === "team_member" || subject.rule === "speaker_prefix") {
+      return namesOf(input, subject).has(said) ? subjectKey(input, subject) : null;
+    }
+    return workspaceSubject(captured ?? "");
+  };
+}
+
+/**
+ * A workspace subject as the sentence names it, so "The Atlas launch date" and "Atlas's launch"
+ * key alike: lower-cased, without a leading article or the word "project".
+ */
+function workspaceSubject(said: string): string | null {
+  const key = said
+    .toLowerCase()
+    .replace(/^the /u, "")
+    .replace(/^project /u, "")
+    .replace(/ project$/u, "")
+    .trim()
+    // "Retros are every Friday" and "the retro is every other Friday" name one thing.
+    .replace(/(?<![sua])s$/u, "");
+  if (key === "" || /^(?:my|our) /u.test(key) || FIRST_PERSON.has(key) || TEAM_WORDS.has(key) || /^(?:he|she|they|it|this|that|there)$/u.test(key)) return null;
+  // "Lucia left Stripe and" is not a subject: a verb or conjunction inside means the pattern split the sentence wrongly.
+  if (key.split(" ").some((word) => SUBJECT_BREAKERS.has(word) || VERB_WORDS.has(word))) return null;
+  return key;
 }
 
 /** The subject half of a claim key: `user:<id>` for end users, "team", or the subject itself. */
@@ -54,16 +271,6 @@ export function subjectKey(input: CaptureInput, subject: SubjectResult): string 
 
 /** "team" subject type also covers named team members; only the team itself answers to "we". */
 const isWholeTeam = (subject: SubjectResult): boolean => subject.subjectType === "team" && subject.rule !== "team_member";
-
-/** Does the pattern's own subject refer to the attributed subject? */
-function sameSubject(captured: string | undefined, rule: ClaimRule, input: CaptureInput, subject: SubjectResult): boolean {
-  const said = (captured ?? "").toLowerCase().replace(/^the /u, "");
-  const who = rule.fixedSubject ?? (FIRST_PERSON.has(said) ? "first_person" : TEAM_WORDS.has(said) ? "team" : "named");
-  // First person means the end user the call named, or the speaker of "Caroline: I live in Paris".
-  if (who === "first_person") return subject.subjectType === "end_user" || subject.rule === "speaker_prefix";
-  if (who === "team") return isWholeTeam(subject);
-  return namesOf(input, subject).has(said);
-}
 
 /** Every way the text may name the attributed subject: full name, first name, end-user id. */
 function namesOf(input: CaptureInput, subject: SubjectResult): Set<string> {
@@ -83,19 +290,89 @@ function namesOf(input: CaptureInput, subject: SubjectResult): Set<string> {
 }
 
 /** Lower-cased attribute with synonyms folded; null when it is really a verb phrase. */
-function canonicalAttribute(raw: string): string | null {
-  const attribute = raw.trim().toLowerCase();
+function canonicalAttribute(raw: string, isCount: boolean): string | null {
+  let attribute = raw.trim().toLowerCase();
   if (attribute === "" || attribute.split(" ").some((word) => NOT_ATTRIBUTES.has(word))) return null;
-  const alias = ATTRIBUTE_ALIASES.find((a) => a.pattern.test(attribute));
-  return alias ? attribute.replace(alias.pattern, alias.canonical) : attribute;
+  if (isCount) {
+    const alias = ATTRIBUTE_ALIASES.find((a) => a.name.endsWith("_count_synonym") && a.pattern.test(attribute));
+    if (alias) return alias.canonical;
+    attribute = attribute.endsWith("ies") ? `${attribute.slice(0, -3)}y` : attribute.replace(/s$/u, "");
+    return `${attribute} count`;
+  }
+  // "Acme's current NPS score" is its NPS score.
+  attribute = attribute.replace(/^(?:current|new|latest|present|updated|main|primary) /u, "");
+  for (const alias of ATTRIBUTE_ALIASES) attribute = attribute.replace(alias.pattern, alias.canonical);
+  return attribute;
 }
 
-/** The value up to the end of its clause, lower-cased, without trailing punctuation or quotes. */
-function cleanValue(raw: string): string | null {
+/** A person has many hobbies and friends: such attributes never hold one value. */
+function isManyValued(attribute: string): boolean {
+  const last = attribute.split(" ").at(-1) ?? "";
+  if (MANY_VALUED_ATTRIBUTES.has(attribute) || MANY_VALUED_ATTRIBUTES.has(last)) return true;
+  if (attribute.endsWith(" count") || attribute.startsWith("prefers ") || attribute.startsWith("decided ")) return false;
+  return last.endsWith("s") && !SINGULAR_S.has(last) && !last.endsWith("ss") && !last.endsWith("us");
+}
+
+function hasShape(value: string, shape: ValueShape): boolean {
+  const lower = value.toLowerCase();
+  switch (shape) {
+    case "proper":
+      return /^(?:the |The )?[\p{Lu}\p{N}/~]/u.test(value);
+    case "number":
+      return NUMBER.test(lower);
+    case "date":
+      return DATE.test(lower);
+    case "schedule":
+      return SCHEDULE.test(lower);
+    case "title":
+      return TITLE.test(withoutArticle(lower));
+    case "status":
+      return STATUS.test(lower) || STATUS.test(`in ${lower}`);
+  }
+}
+
+/** The value up to the end of its clause. */
+function clause(raw: string): string {
   const end = VALUE_END.exec(raw);
-  const clause = end ? raw.slice(0, end.index) : raw;
-  let value = dropTrailing(clause.trim(), VALUE_TRIM).toLowerCase();
-  while (value.startsWith('"') || value.startsWith("'")) value = value.slice(1);
+  return dropTrailing((end ? raw.slice(0, end.index) : raw).trim(), VALUE_TRIM);
+}
+
+/** Lower-cased, without quotes, articles, date prepositions or the attribute's own head noun ("starter plan"). */
+function cleanValue(raw: string, attribute: string): string | null {
+  let value = raw.toLowerCase().replace(/^["']+/u, "").replace(/["']+$/u, "").trim();
+  value = withoutArticle(value)
+    .replace(/^(?:on|by|in|for|until|at) (?=\S)/u, "")
+    .replace(/ (?:again|too|as well|now|these days)$/u, "");
+  // "CTO at Kestrel" and "CTO of Kestrel" are one title.
+  if (attribute === "role") value = value.replace(/ (?:at|of|for) /gu, " of ");
+  const head = attribute.split(" ").at(-1) ?? "";
+  if (head !== "" && value.endsWith(` ${head}`)) value = value.slice(0, -head.length - 1);
   value = value.trim();
   return value === "" || value.length > MAX_CLAIM_VALUE ? null : value;
+}
+
+const withoutArticle = (text: string): string => text.trim().replace(/^(?:the|a|an|his|her|their|its|my|our) /iu, "");
+
+/** The stored form of a claim's value: negated values carry a mark. */
+export function storedClaimValue(claim: Claim): string {
+  return claim.negated ? `${NEGATED_MARK}${claim.value}` : claim.value;
+}
+
+/**
+ * What a newer claim does to an older live claim with the same key (stored form). One-valued
+ * attributes: a different value replaces, the same value is a duplicate, a negation replaces only
+ * the value it denies. Many-valued relations (the object is in the key): only the opposite
+ * polarity replaces.
+ */
+export function relateClaims(key: string, newer: string, older: string): ClaimRelation {
+  const newNegated = newer.startsWith(NEGATED_MARK);
+  const oldNegated = older.startsWith(NEGATED_MARK);
+  const newValue = newNegated ? newer.slice(1) : newer;
+  const oldValue = oldNegated ? older.slice(1) : older;
+  if (key.startsWith("many:")) return newNegated === oldNegated ? "coexist" : "supersede";
+  if (newNegated === oldNegated) {
+    if (newValue === oldValue) return "duplicate";
+    return newNegated ? "coexist" : "supersede";
+  }
+  return newValue === oldValue ? "supersede" : "coexist";
 }

@@ -2,6 +2,7 @@ import { sortableId } from "../ids";
 import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { analyzeFact } from "./analyze";
+import { relateClaims, storedClaimValue } from "./claim";
 import { nextFactSeq } from "../memory/changes";
 import {
   insertFacts,
@@ -78,20 +79,27 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     workspaceId,
     [...new Set(analysed.flatMap((a) => (a.analysis.claim ? [a.analysis.claim.key] : [])))],
   );
-  const currentClaim = new Map<string, { id: string; value: string }>();
-  for (const c of claims) currentClaim.set(c.claim_key, { id: c.id, value: c.claim_value });
+  // Live claims by key (several per key: many-valued relations, or values that coexist).
+  const liveByKey = new Map<string, { id: string; value: string }[]>();
+  for (const c of claims) {
+    const list = liveByKey.get(c.claim_key) ?? [];
+    list.push({ id: c.id, value: c.claim_value });
+    liveByKey.set(c.claim_key, list);
+  }
 
   const rows: NewFactRow[] = [];
-  const replaces = new Map<string, string>();
+  const replaces: { newId: string; oldIds: string[] }[] = [];
   const factIds: string[] = [];
   let skipped = 0;
   const now = new Date();
   for (const { item, endUserId, analysis } of analysed) {
     const duplicateKey = `${endUserId ?? ""}\n${analysis.normalized}`;
     const claim = analysis.claim;
-    const current = claim ? currentClaim.get(claim.key) : undefined;
+    const stored = claim ? storedClaimValue(claim) : null;
+    const live = claim ? (liveByKey.get(claim.key) ?? []) : [];
+    const relations = claim && stored !== null ? live.map((old) => relateClaims(claim.key, stored, old.value)) : [];
     // The same claim with the same value, however phrased, adds nothing either.
-    if (known.has(duplicateKey) || (claim && current?.value === claim.value)) {
+    if (known.has(duplicateKey) || relations.includes("duplicate")) {
       skipped += 1;
       continue;
     }
@@ -111,11 +119,12 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       sensitive: analysis.sensitive,
       pinned: item.pinned ?? false,
       claimKey: claim?.key ?? null,
-      claimValue: claim?.value ?? null,
+      claimValue: stored,
     });
-    if (claim) {
-      if (current) replaces.set(id, current.id);
-      currentClaim.set(claim.key, { id, value: claim.value });
+    if (claim && stored !== null) {
+      const oldIds = live.filter((_, i) => relations[i] === "supersede").map((old) => old.id);
+      if (oldIds.length > 0) replaces.push({ newId: id, oldIds });
+      liveByKey.set(claim.key, [...live.filter((_, i) => relations[i] !== "supersede"), { id, value: stored }]);
     }
     factIds.push(id);
   }
@@ -123,11 +132,12 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   if (rows.length === 0) return { accepted_fact_count: analysed.length, created: 0, superseded: 0, skipped, factIds: [] };
   const seq = await nextFactSeq(tx, workspaceId);
   const inserted = await insertFacts(tx, workspaceId, seq, rows);
-  const pairs = [...replaces].filter(([newId]) => inserted.has(newId)).map(([newId, oldId]) => ({ oldId, newId }));
+  const replacing = replaces.filter((r) => inserted.has(r.newId));
+  const pairs = replacing.flatMap((r) => r.oldIds.map((oldId) => ({ oldId, newId: r.newId })));
   // A superseded fact from earlier in this same batch is replaced too: only the last value stays live.
   await markSuperseded(tx, seq, pairs);
 
-  const superseded = pairs.length;
+  const superseded = replacing.length;
   const created = inserted.size - superseded;
   return {
     accepted_fact_count: analysed.length,

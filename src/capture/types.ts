@@ -9,12 +9,18 @@ export interface CaptureInput {
   teamMembers: readonly string[];
 }
 
-/** A claim that later facts about the same subject can replace ("Priya's manager" = "Tom"). */
+/**
+ * A claim that later facts about the same subject can replace. One-valued attributes key on
+ * subject + attribute ("one:priya|manager" = "tom"); many-valued relations key on subject +
+ * relation + object ("many:sam|plays|guitar"), so only a negation of the same object replaces them.
+ */
 export interface Claim {
-  /** Subject + attribute, lower-cased: equal keys mean "the same claim". */
+  /** Cardinality, subject and attribute (and object), lower-cased: equal keys mean "the same claim". */
   key: string;
-  /** The claimed value, lower-cased and trimmed: a different value supersedes. */
+  /** The claimed value, lower-cased and trimmed. */
   value: string;
+  /** The fact denies the value ("Priya's manager is no longer Tom", "Sam stopped playing guitar"). */
+  negated: boolean;
 }
 
 export interface FactAnalysis {

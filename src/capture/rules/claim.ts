@@ -1,25 +1,42 @@
 import type { Rule } from "./rule";
 
 /**
- * Claim patterns for supersession. A claim must be the whole statement, so every pattern is
- * anchored at the start of the (speaker- and filler-stripped) first sentence: "I think Priya's
- * manager is Tom" and "If Priya's manager is Tom, ..." make no claim. A wrong claim hides a true
- * fact, a missed claim only keeps an extra one, so the patterns are deliberately narrow.
+ * The claim model's tables. A claim is one statement about one subject that a later statement can
+ * replace. Rules are anchored on the whole (speaker- and filler-stripped, negation-folded) first
+ * sentence, so "I think Priya's manager is Tom" and "If Priya's manager is Tom, ..." make no
+ * claim. A wrong supersession hides a true fact while a missed one only keeps an extra fact, so
+ * every rule prefers silence when in doubt.
  *
- * Groups: `subject` (who the claim is about; absent when the rule fixes it), `attr` (absent when
- * the rule fixes `attribute`). The value is the rest of the sentence after the match.
+ * Two cardinalities:
+ *   - "one": the attribute holds one value at a time (a manager, a city, a plan, a launch date):
+ *     a new value replaces the old one.
+ *   - "many": the relation holds many values at once (likes, speaks, has visited): a new value is
+ *     added; only its negation ("no longer plays the guitar") replaces it.
+ *
+ * Groups: `subject` (absent when the rule fixes it), `attr` (absent when the rule fixes
+ * `attribute`), `value` (absent: the rest of the sentence).
  */
+export type Cardinality = "one" | "many";
+
 export interface ClaimRule extends Rule {
-  /** The attribute when the pattern has no `attr` group ("lives in", "manager"). */
+  readonly cardinality: Cardinality;
+  /** The attribute when the pattern has no `attr` group. */
   readonly attribute?: string;
   /** Who the claim is about when the pattern has no `subject` group. */
   readonly fixedSubject?: "first_person" | "team";
+  /** The rule states the negation itself ("Maya left Acme": no longer works at Acme). */
+  readonly negates?: boolean;
+  /** A shape the value must have, checked on the original case ("moved to" needs a place name). */
+  readonly value?: ValueShape;
   /**
-   * Splits a scope off the value into the key: "prefers email for status updates" is the claim
-   * "prefers for status updates" = "email", so it does not replace "prefers tea". Groups: value, scope.
+   * Splits a scope off the value into the attribute: "prefers email for status updates" is the
+   * claim "prefers for status updates" = "email". Groups: value, scope.
    */
   readonly scope?: RegExp;
 }
+
+/** Shapes a value can be required to have (checked in claim.ts against the tables below). */
+export type ValueShape = "proper" | "number" | "date" | "schedule" | "title" | "status";
 
 /** One subject word: letters and digits, plus "&", "." and "-" for "AT&T", "Node.js", "on-call". */
 const WORD = "[\\p{L}\\p{N}][\\p{L}\\p{N}\\p{M}&.-]{0,39}";
@@ -28,75 +45,373 @@ const SUBJECT = `(?<subject>(?:[Tt]he |[Oo]ur |[Mm]y )?${WORD}(?: ${WORD}){0,3}?
 /** One to three attribute words, lazily, so "manager is Tom is" splits at the first "is". */
 const ATTR = "(?<attr>\\p{L}[\\p{L}-]{0,29}(?: \\p{L}[\\p{L}-]{0,29}){0,2}?)";
 /** "is", "are", "was", "were", "=", ":" between attribute and value. */
-const COPULA = "(?: (?:is|are|was|were)| ?[:=]) ";
-/** Contracted "be" after a subject: "I'm", "we're", "Priya's". */
-const BE = "(?:'m|'re|'s)?";
+const COPULA = "(?: (?:is|are|was|were)(?: now| currently| still| actually)?| ?[:=]) ";
+/** "is" / "'s" / "are" after a subject ("Acme is", "Acme's", "we're"). */
+const IS = "(?: is|'s| are|'re| am|'m| was)";
 /** Adverbs that leave the claim unchanged: "Priya now lives in Oslo". */
-const NOW = "(?:now |currently |still |generally |usually |really |always )?";
+const NOW = "(?:now |currently |still |officially |finally |just |recently |already |back )?";
+/** The value: the rest of the sentence (bounded; cleanValue trims clauses off it). */
+const VALUE = "(?<value>.{1,160})";
+/** "the", "a", "an" before a value. */
+const ARTICLE = "(?:the |a |an |our |their |its )?";
 
+/** Job titles: a role claim needs one of these heads so "Maya is a friend of Tom" is not a role. */
+const TITLE_HEAD =
+  "(?:ceo|cto|cfo|coo|cmo|cio|ciso|cpo|cro|vp|svp|evp|president|vice president|director|manager|engineer|developer|designer|analyst|architect|scientist|consultant|founder|co-founder|cofounder|chair|chairman|chairwoman|chairperson|head of [\\p{L} ]{2,40}|lead|tech lead|team lead|intern|recruiter|accountant|lawyer|attorney|counsel|nurse|doctor|teacher|professor|editor|writer|producer|researcher|administrator|coordinator|specialist|officer|executive|partner at|principal|strategist|marketer|salesperson|account executive|product owner|controller|treasurer|secretary|advisor|adviser|board member|contractor|employee|freelancer|paramedic|pilot|chef|pharmacist|dentist|therapist|student|technician|mechanic|electrician|operator|agent|representative|rep|associate|apprentice)";
+/** Up to three words before the title head: "senior staff", "VP of", "head of". */
+export const TITLE = new RegExp(`^(?:[\\p{L}&'-]{1,20} ){0,3}${TITLE_HEAD}(?: (?:of|at|for|on) .{1,80})?$`, "iu");
+
+/** Statuses a project, company or account is in, one at a time. */
+export const STATUS = new RegExp(
+  "^(?:in (?:beta|alpha|ga|production|review|qa|testing|development|planning|progress|discovery|maintenance|preview|private beta|public beta|open beta|closed beta)|" +
+    "generally available|ga|live|blocked|on track|on hold|at risk|paused|cancell?ed|deprecated|shipped|completed?|done|finished|delayed|" +
+    "behind schedule|ahead of schedule|active|inactive|archived|approved|rejected|pending|out of stock|in stock|sunset|sunsetted|" +
+    "frozen|stalled|launched|off track|green|yellow|red|amber|churned|a customer|a prospect|a trial customer|in trial|on trial|in onboarding|onboarding|in private preview|in public preview|general availability|unpaused|resumed|healthy|unhealthy|degraded)$",
+  "iu",
+);
+
+const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const WEEKDAY = "(?:mon|tues|wednes|thurs|fri|satur|sun)day";
+/** A point in time: "May 1", "1 May 2026", "2026-05-01", "Q3", "next Friday", "the end of June". */
+export const DATE = new RegExp(
+  `^(?:(?:on|by|in|at|for|until|the end of|the start of|early|mid|late|end of|next|this) )*(?:${WEEKDAY},? )?(?:(?:the )?\\d{1,2}(?:st|nd|rd|th)(?: of (?:the|each|every) month)?|${MONTH}\\.?(?: \\d{1,2}(?:st|nd|rd|th)?)?(?:,? \\d{4})?|\\d{1,2}(?:st|nd|rd|th)? (?:of )?${MONTH}(?:,? \\d{4})?|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|q[1-4](?: \\d{4})?|h[12](?: \\d{4})?|\\d{4}|${WEEKDAY}|week \\d{1,2}|tomorrow|today|next week|next month|next quarter|next year|the weekend)$`,
+  "iu",
+);
+/** When something recurs or happens in a day: "Tuesdays", "every Monday", "9:30", "10am", "noon". */
+export const SCHEDULE = new RegExp(
+  `^(?:(?:nightly|daily|weekly|every day|every night|each night|each morning) )?(?:(?:on|at|every|each) (?:other |second |third )?)?(?:(?:the )?(?:first|second|third|fourth|last) ${WEEKDAY} of (?:the|each|every) month|${WEEKDAY}s?(?: and ${WEEKDAY}s?)?(?: (?:at|mornings?|afternoons?|evenings?) ?[\\p{L}\\d:. ]{0,12})?|\\d{1,2}(?::\\d{2}(?: ?[ap]\\.?m\\.?)?| ?[ap]\\.?m\\.?)(?: [a-z]{2,4})?|noon|midnight|weekdays|weekends|daily|weekly|biweekly|fortnightly|monthly|quarterly|every (?:day|week|other week|two weeks|month|sprint|quarter))$`,
+  "iu",
+);
+/** A count or an amount: "50", "1,200", "$40k", "€3.5 million", "two". */
+export const NUMBER = /^(?:about |around |roughly |over |under )?[$€£¥]?(?:\d[\d,.]*(?: ?(?:k|m|bn|million|billion|thousand|hundred))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)(?: ?(?:usd|eur|gbp|dollars|euros|pounds|%|percent))?(?:\/(?:mo|month|year|yr|seat|user))?(?: (?:a|per) (?:month|year|seat|user))?$/iu;
+
+const LIVES = "(?:lives?|is living|living|resides?|is based|'s based|are based|based|is located|'s located|is headquartered|'s headquartered|are headquartered|headquartered)";
+const MOVED = "(?:(?:has |have )?(?:moved|relocated))";
+const DATE_ATTR =
+  "(?<attr>launch|release|go-live|kickoff|kick-off|deadline|due date|delivery|delivery date|renewal|renewal date|launch date|release date|ship date|start date|end date|cutover|cutover date|go-live date|target date|demo|demo date)";
+const SHIFTED =
+  "(?:is |was |has been |got |just )?(?:moved|pushed|pushed back|pushed out|delayed|rescheduled|postponed|slipped|set|scheduled|planned|brought forward|moved up|changed|shifted|extended|confirmed) (?:back )?(?:to|for|until|till) ";
+/** A value changing: "changed to", "was raised to", "slipped to", "moved to". */
+const SHIFT =
+  "(?:has |have |was |were |has been |have been |got |just |is being )?(?:changed|moved|switched|went up|went down|rose|fell|dropped|increased|decreased|grew|shrank|slipped|raised|lowered|bumped(?: up)?|cut|pushed(?: back| out)?|extended|renamed|updated|reduced|upgraded|downgraded|set|migrated|rescheduled|postponed|delayed|shifted|brought forward|moved up|expanded|jumped|climbed|doubled|halved|revised|adjusted|reassigned|transferred|handed over|went) (?:back )?(?:to|until|till|into) ";
+const MONEY_ATTR = "(?<attr>budget|price|cost|salary|rate|fee|valuation|revenue|arr|mrr|pricing|contract value)";
+const MONEY_SHIFT =
+  "(?:was |has been |got |just )?(?:raised|increased|cut|reduced|lowered|dropped|bumped|changed|set|adjusted|revised|went up|went down|rose|fell|grew|doubled|updated|bumped up) (?:to|at) ";
+
+/** Statement rules, in precedence order. */
 export const CLAIM_RULES: readonly ClaimRule[] = [
   // "Priya's manager is Tom", "Acme's renewal date is May 1", "The team's on-call day is Monday".
-  { name: "possessive_attribute", pattern: new RegExp(`^${SUBJECT}'s ${ATTR}${COPULA}`, "u") },
+  { name: "possessive_attribute", cardinality: "one", pattern: new RegExp(`^${SUBJECT}'s? ${ATTR}${COPULA}${VALUE}$`, "u") },
   // "My manager is Tom": first person, about the end user or the speaker.
-  { name: "my_attribute", pattern: new RegExp(`^[Mm]y ${ATTR}${COPULA}`, "u"), fixedSubject: "first_person" },
+  { name: "my_attribute", cardinality: "one", pattern: new RegExp(`^[Mm]y ${ATTR}${COPULA}${VALUE}$`, "u"), fixedSubject: "first_person" },
+  // "The manager of Priya is Tom", "The deadline for Atlas is May 1".
+  { name: "attribute_of", cardinality: "one", pattern: new RegExp(`^[Tt]he ${ATTR} (?:of|for) ${SUBJECT}${COPULA}${VALUE}$`, "u") },
+  // "The Atlas launch date is March 3": a compound noun whose tail is a known attribute.
+  {
+    name: "compound_attribute",
+    cardinality: "one",
+    pattern: new RegExp(
+      `^(?:[Tt]he )?${SUBJECT} (?<attr>launch date|release date|due date|deadline|budget|owner|status|price|renewal date|start date|end date|go-live date|target date|plan|headcount|seat count|time zone|timezone|lead|manager|version|stage|priority|tier|kickoff date|ship date)${COPULA}${VALUE}$`,
+      "u",
+    ),
+  },
+  // "Signe is now the ledger service's maintainer": the value comes first.
+  { name: "value_is_possessive", cardinality: "one", pattern: new RegExp(`^(?<value>\\p{Lu}[\\p{L}.' -]{0,40}?) (?:is|are) ${NOW}(?:the )?${SUBJECT}'s? ${ATTR}$`, "u") },
+  // "We moved the weekly sync to 15:30": the thing moved is the subject.
+  {
+    name: "moved_thing",
+    cardinality: "one",
+    attribute: "schedule",
+    value: "schedule",
+    pattern: new RegExp(`^(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ${NOW}(?:moved|rescheduled|shifted|changed|pushed|switched) (?:the |our )${SUBJECT} (?:back )?to (?<value>.{1,60})$`, "u"),
+  },
+  // A value changed: "Mateo's address changed to 48 Oak Avenue", "My email changed to ...".
+  { name: "possessive_shifted", cardinality: "one", pattern: new RegExp(`^${SUBJECT}'s? ${ATTR} ${SHIFT}${VALUE}$`, "u") },
+  { name: "my_shifted", cardinality: "one", fixedSubject: "first_person", pattern: new RegExp(`^[Mm]y ${ATTR} ${SHIFT}${VALUE}$`, "u") },
+  { name: "our_shifted", cardinality: "one", fixedSubject: "team", pattern: new RegExp(`^[Oo]ur ${ATTR} ${SHIFT}${VALUE}$`, "u") },
+  { name: "attribute_of_shifted", cardinality: "one", pattern: new RegExp(`^[Tt]he ${ATTR} (?:of|for) ${SUBJECT} ${SHIFT}${VALUE}$`, "u") },
+  // "Initech changed its domain to initech.io", "Acme Corp cut headcount to 240".
+  {
+    name: "changed_own_attribute",
+    cardinality: "one",
+    pattern: new RegExp(
+      `^${SUBJECT} ${NOW}(?:has |have )?(?:changed|moved|switched|updated|renamed|raised|lowered|cut|increased|reduced|upgraded|downgraded|migrated|bumped|extended|pushed|set|reset|dropped|grew|expanded|shrank|doubled|halved) (?:(?:his|her|their|its|the) )?${ATTR} (?:from .{1,40}? )?to ${VALUE}$`,
+      "u",
+    ),
+  },
+  { name: "date_shifted", cardinality: "one", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:'s)? ${DATE_ATTR}(?: date)? ${SHIFTED}${VALUE}$`, "iu") },
+  { name: "money_shifted", cardinality: "one", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:'s)? ${MONEY_ATTR} ${MONEY_SHIFT}${VALUE}$`, "iu") },
+  // Recurring schedules: "Releases ship on Tuesdays", "The standup is at 9:30", "Standup moved to 10:00".
+  {
+    name: "schedule",
+    cardinality: "one",
+    attribute: "schedule",
+    value: "schedule",
+    pattern: new RegExp(
+      `^(?:[Tt]he |[Oo]ur )?${SUBJECT}(?:${IS}(?: now| currently| still)?| ${NOW}(?:(?:is |are |was |were )?(?:held|scheduled|planned|run|done|released|deployed|published|sent)|happens?|takes? place|runs?|meets?|ships?|go(?:es)? out|occurs?|deploys?|release|releases|gets released|get released|starts?|begins?|(?:was |were |has been |got )?(?:moved|changed|shifted|switched|rescheduled|pushed|bumped) (?:back )?to)) (?<value>.{1,60})$`,
+      "u",
+    ),
+  },
   // "Our standup time is 9:30": the team's attribute.
-  { name: "our_attribute", pattern: new RegExp(`^[Oo]ur ${ATTR}${COPULA}`, "u"), fixedSubject: "team" },
-  // "The manager of Priya is Tom".
-  { name: "attribute_of", pattern: new RegExp(`^[Tt]he ${ATTR} of ${SUBJECT}${COPULA}`, "u") },
-  // "Priya lives in Lisbon", "I live in Paris", "I'm living in Oslo".
+  { name: "our_attribute", cardinality: "one", pattern: new RegExp(`^[Oo]ur ${ATTR}${COPULA}${VALUE}$`, "u"), fixedSubject: "team" },
+  // A team: "Hiro is on the payments team", "Hiro moved to the search team".
   {
-    name: "lives_in",
-    pattern: new RegExp(`^${SUBJECT}${BE} ${NOW}(?:lives?|resides?|is living|am living|are living|living) in `, "u"),
-    attribute: "lives in",
+    name: "on_team",
+    cardinality: "one",
+    attribute: "team",
+    pattern: new RegExp(`^${SUBJECT}(?:${IS} ${NOW}(?:on|in|part of)| ${NOW}(?:moved|switched|transferred|was moved|was transferred|joined|rotated) (?:to|onto|into)?) the (?<value>[\\p{L}\\d& -]{1,40}?) (?:team|squad|group|pod|department|org)$`, "u"),
   },
-  // "Priya works at Acme", "I work for the BBC".
+  // "The mobile app is on version 2.4", "The rollout is at 50%".
+  { name: "version", cardinality: "one", attribute: "version", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}on (?:version |v)(?<value>[\\w.-]{1,20})$`, "u") },
+  { name: "level", cardinality: "one", attribute: "level", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}at ${VALUE}$`, "u") },
+  // A dated thing: "The milestone review is on the 5th", "Sprint 14 was pushed to April 15".
+  { name: "dated_thing", cardinality: "one", attribute: "date", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:on|scheduled for|set for|planned for|slated for) ${VALUE}$`, "u") },
+  { name: "thing_shifted", cardinality: "one", attribute: "date", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} ${SHIFT}${VALUE}$`, "u") },
+  // Where someone lives or something is based: "Priya lives in Lisbon", "Acme is headquartered in Austin".
+  { name: "lives_in", cardinality: "one", attribute: "location", value: "proper", pattern: new RegExp(`^${SUBJECT} ${NOW}${LIVES} (?:in|out of) ${VALUE}$`, "u") },
+  // "Priya moved to Berlin", "Acme relocated its headquarters to Austin".
   {
-    name: "works_at",
-    pattern: new RegExp(`^${SUBJECT}${BE} ${NOW}(?:works?|is working|am working|are working|working) (?:at|for) `, "u"),
-    attribute: "works at",
+    name: "moved_to",
+    cardinality: "one",
+    attribute: "location",
+    value: "proper",
+    pattern: new RegExp(`^${SUBJECT} ${NOW}${MOVED}(?: (?:its|their|his|her) (?:headquarters|hq|HQ|head office|home|family))?(?: from .{1,60}?)? (?:back )?to ${VALUE}$`, "u"),
   },
+  // Employer: "Priya works at Acme", "Tom joined Globex", "Ana is employed by Initech".
+  { name: "works_at", cardinality: "one", attribute: "employer", value: "proper", pattern: new RegExp(`^${SUBJECT}${IS}? ${NOW}(?:works?|is working|working) (?:at|for) ${VALUE}$`, "u") },
+  {
+    name: "joined",
+    cardinality: "one",
+    attribute: "employer",
+    value: "proper",
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:joined|has joined|started at|has started at|started working at|is employed (?:at|by)|was hired by|got hired at|got a job at|took a job at|left for|moved to|switched to) ${VALUE}$`, "u"),
+  },
+  // "Maya left Acme": she no longer works there.
+  { name: "left_employer", cardinality: "one", attribute: "employer", value: "proper", negates: true, pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has )?(?:left|quit|resigned from) ${VALUE}$`, "u") },
   // "Priya reports to Tom" is the same claim as "Priya's manager is Tom".
+  { name: "reports_to", cardinality: "one", attribute: "manager", pattern: new RegExp(`^${SUBJECT} ${NOW}(?:reports?|is reporting|reporting) (?:directly )?to ${VALUE}$`, "u") },
+  { name: "managed_by", cardinality: "one", attribute: "manager", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}managed by ${VALUE}$`, "u") },
+  // Ownership and leadership of a thing: "The billing service is owned by Ana", "Atlas is led by Tom".
+  { name: "owned_by", cardinality: "one", attribute: "owner", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:owned|maintained|run|acquired|bought) by ${VALUE}$`, "u") },
+  { name: "sold_to", cardinality: "one", attribute: "owner", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} (?:was |has been |got )?(?:sold|transferred|handed over) to ${VALUE}$`, "u") },
+  { name: "led_by", cardinality: "one", attribute: "lead", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:led|headed|driven) by ${VALUE}$`, "u") },
+  // Partner: "Priya is married to Sam", "Tom is dating Lee".
   {
-    name: "reports_to",
-    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:reports?|is reporting|am reporting) (?:directly )?to `, "u"),
-    attribute: "manager",
+    name: "partner",
+    cardinality: "one",
+    attribute: "partner",
+    pattern: new RegExp(`^${SUBJECT}${IS}? ${NOW}(?:married to|married|engaged to|got engaged to|got married to|dating|in a relationship with|partnered with|seeing) ${VALUE}$`, "u"),
   },
-  // "Priya prefers email", "We prefer squash merges".
+  // Age: "Tom is 34", "Tom turned 35", "Acme is 20 years old".
   {
-    name: "prefers",
-    pattern: new RegExp(`^${SUBJECT} ${NOW}prefers? `, "u"),
-    attribute: "prefers",
-    scope: /^(?<value>.{1,80}?) for (?<scope>[\p{L}\p{N}-]{1,30}(?: [\p{L}\p{N}-]{1,30}){0,3})$/u,
+    name: "age",
+    cardinality: "one",
+    attribute: "age",
+    pattern: new RegExp(`^${SUBJECT}(?:${IS}| turned| just turned| has turned) ${NOW}(?<value>\\d{1,3})(?: years old| years of age| yo| this year)?$`, "u"),
   },
-  // "Acme is based in Berlin", "I'm based in Paris", "We are based out of Leeds".
+  { name: "born_on", cardinality: "one", attribute: "birthday", value: "date", pattern: new RegExp(`^${SUBJECT} was born on ${VALUE}$`, "u") },
+  { name: "reached_at", cardinality: "one", attribute: "contact", pattern: new RegExp(`^${SUBJECT} can (?:now )?be reached (?:at|on|via) ${VALUE}$`, "u") },
+  { name: "time_zone", cardinality: "one", attribute: "time zone", pattern: new RegExp(`^${SUBJECT}${IS}? ${NOW}(?:in|on|works in|lives in) (?:the )?(?<value>[\\p{L}\\d/_ +:-]{2,30}?) time ?zone$`, "u") },
+  { name: "on_utc", cardinality: "one", attribute: "time zone", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}on (?<value>(?:UTC|GMT|utc|gmt)(?:[+-]\\d{1,2}(?::\\d{2})?)?|[A-Z]{2,5}T)$`, "u") },
+  // Plan: "Acme is on the starter plan", "Acme upgraded to the business plan".
+  { name: "on_plan", cardinality: "one", attribute: "plan", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}(?:on|subscribed to) ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?) (?:plan|tier|subscription|package|edition)$`, "u") },
   {
-    name: "based_in",
-    pattern: new RegExp(`^${SUBJECT}${BE} (?:(?:is|am|are) )?${NOW}based (?:in|out of) `, "u"),
-    attribute: "based in",
+    name: "changed_plan",
+    cardinality: "one",
+    attribute: "plan",
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has |have )?(?:upgraded|downgraded|switched|moved|changed|migrated|converted)(?: (?:its|their) plan)?(?: from .{1,40}?)? to ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?)(?: plan| tier| subscription| package| edition)?$`, "u"),
   },
+  // Counts: "Acme has 50 seats", "Globex employs 200 people".
+  {
+    name: "count",
+    cardinality: "one",
+    value: "number",
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has|have|employs|pays for|is paying for|is licensed for|licenses|licences|runs|operates|manages|requires|require|needs|need|(?:dropped|grew|went up|went down|expanded|shrank|increased|decreased|is down|is up|fell|rose|jumped|climbed)(?: from \\S{1,20})? to) (?<value>\\S{1,20}(?: (?:million|thousand|hundred))?) (?:active |paid |full-time |licensed )?(?<attr>[\\p{L}-]{2,20})$`, "u"),
+  },
+  // Dates by verb: "Atlas launches on May 1", "Acme renews in March", "The report is due Friday".
+  {
+    name: "due",
+    cardinality: "one",
+    attribute: "due date",
+    value: "date",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:due|expected|needed|scheduled to be done) ${VALUE}$`, "u"),
+  },
+  {
+    name: "dated_verb",
+    cardinality: "one",
+    value: "date",
+    pattern: new RegExp(
+      `^(?:[Tt]he )?${SUBJECT}(?:${IS} (?:scheduled|set|planned|expected|slated|due) to| will|'ll)? ${NOW}(?<attr>launch|launches|release|releases|ship|ships|go live|goes live|go-live|renew|renews|kick off|kicks off|start|starts|begin|begins|end|ends|wrap up|wraps up|close|closes|expire|expires|open|opens|land|lands|is launching|is releasing|is shipping|is renewing|is up for renewal) ${VALUE}$`,
+      "u",
+    ),
+  },
+  // Money: "Pro costs $49 a month", "Atlas has a budget of $40k", "Maya earns $120k".
+  { name: "costs", cardinality: "one", attribute: "price", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?: now| currently)? (?:costs|is priced at|sells for|is sold for|goes for|is billed at|charges|pays|is paying|now pays) ${VALUE}$`, "u") },
+  { name: "budget_of", cardinality: "one", attribute: "budget", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} ${NOW}has a budget of ${VALUE}$`, "u") },
+  { name: "earns", cardinality: "one", attribute: "salary", value: "number", pattern: new RegExp(`^${SUBJECT} ${NOW}(?:earns|makes|is paid|gets paid) ${VALUE}$`, "u") },
+  {
+    name: "promoted",
+    cardinality: "one",
+    attribute: "role",
+    value: "title",
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:was |has been |got |just got )?(?:promoted to|named|appointed|became|becomes|works as|is working as|now works as|stepped up as|took over as|was hired as|joined as)(?: the| a| an)? ${VALUE}$`, "u"),
+  },
+  // A job title: "Maya is the CFO of Acme", "Tom was promoted to senior engineer".
+  { name: "title", cardinality: "one", attribute: "role", value: "title", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}(?:the |a |an |our )?${VALUE}$`, "u") },
+  // A status: "Atlas is in beta", "Acme's account is on hold".
+  { name: "status", cardinality: "one", attribute: "status", value: "status", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:${IS}| has been| have been| went| moved to| moved into| went into| moved back to| is now in| has reached| reached) ${NOW}${VALUE}$`, "u") },
 ];
 
-/** A sentence with any of these makes no claim: it denies, asks or guesses rather than states. */
+/**
+ * Relations that hold many values at once. A fact adds a value; it replaces one only when it is
+ * the negation of the same relation and object ("Sam no longer plays the guitar"). Forms are
+ * every inflection the negation folding can leave: "plays", "play", "playing". Verbs of one
+ * family share a relation, so "stopped liking jazz" ends "loves jazz" too.
+ */
+export interface Relation extends Rule {
+  readonly forms: readonly string[];
+}
+
+function relation(name: string, forms: readonly string[]): Relation {
+  const verbs = [...forms].sort((a, b) => b.length - a.length).map((f) => f.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")).join("|");
+  return { name, forms, pattern: new RegExp(`^${SUBJECT}(?:'s|'re|'m)? ${NOW}(?:${verbs}) (?<value>.{1,160})$`, "u") };
+}
+
+export const RELATIONS: readonly Relation[] = [
+  relation("likes", ["likes", "like", "liking", "loves", "love", "loving", "enjoys", "enjoy", "enjoying", "adores", "adore", "is into", "are into", "am into", "into", "is a fan of", "is a big fan of", "a fan of"]),
+  relation("dislikes", ["dislikes", "dislike", "hates", "hate", "can't stand", "detests", "detest"]),
+  relation("speaks", ["speaks", "speak", "speaking", "is fluent in", "fluent in"]),
+  relation("owns", ["owns", "own", "owning", "has a", "has an", "have a", "have an", "having a"]),
+  relation("visited", ["has visited", "visited", "has been to", "visits", "visit"]),
+  relation("allergic to", ["is allergic to", "are allergic to", "am allergic to", "allergic to"]),
+  relation("uses", ["uses", "use", "using", "is using", "relies on", "rely on", "relying on"]),
+  relation("plays", ["plays", "play", "playing", "is playing"]),
+  relation("reads", ["reads", "read", "reading", "is reading"]),
+  relation("watches", ["watches", "watch", "watching", "is watching"]),
+  relation("collects", ["collects", "collect", "collecting"]),
+  relation("friends with", ["is friends with", "are friends with", "friends with", "is a friend of", "is close friends with"]),
+  relation("works with", ["works with", "work with", "working with", "collaborates with", "collaborate with", "collaborating with"]),
+  relation("knows", ["knows", "know", "knowing"]),
+  relation("learns", ["is learning", "learning", "learns", "learn", "studies", "study", "studying", "is studying"]),
+  relation("follows", ["follows", "follow", "following"]),
+  relation("drinks", ["drinks", "drink", "drinking"]),
+  relation("eats", ["eats", "eat", "eating"]),
+  relation("volunteers", ["volunteers at", "volunteers with", "volunteer at", "volunteering at", "volunteer with", "volunteering with"]),
+  relation("supports", ["supports", "support", "supporting", "roots for"]),
+  relation("member of", ["is a member of", "a member of", "belongs to", "belong to"]),
+  relation("practices", ["practices", "practice", "practicing", "practising"]),
+  relation("prefers", ["prefers", "prefer", "preferring"]),
+  relation("wears", ["wears", "wear", "wearing"]),
+  relation("attends", ["attends", "attend", "attending"]),
+  relation("teaches", ["teaches", "teach", "teaching"]),
+  relation("writes", ["writes", "write", "writing"]),
+  relation("listens to", ["listens to", "listen to", "listening to"]),
+  relation("cooks", ["cooks", "cook", "cooking", "bakes", "bake", "baking"]),
+  relation("subscribes to", ["subscribes to", "subscribe to", "is subscribed to", "subscribed to"]),
+  relation("goes", ["goes", "go", "going"]),
+];
+
+/**
+ * Negations folded into a positive statement plus a "negated" flag, so one set of rules reads
+ * both "Sam plays the guitar" and "Sam stopped playing the guitar". Applied once, first match
+ * wins; a negation left afterwards blocks the claim.
+ */
+export interface NegationFold extends Rule {
+  readonly replacement: string;
+}
+
+export const NEGATION_FOLDS: readonly NegationFold[] = [
+  { name: "contracted_be_not", pattern: /('m|'re|'s) not\b/iu, replacement: "$1" },
+  { name: "no_longer_be", pattern: /\b(is|are|am|was|'s|'re|'m) no longer\b/iu, replacement: "$1" },
+  { name: "not_be", pattern: /\b(is|are|am|was|were) not\b/iu, replacement: "$1" },
+  { name: "contracted_not_be", pattern: /\b(is|are|was|were)n't\b/iu, replacement: "$1" },
+  { name: "no_longer", pattern: /\bno longer /iu, replacement: "" },
+  { name: "does_not", pattern: /\b(?:doesn't|does not|don't|do not|didn't|did not|never) /iu, replacement: "" },
+  { name: "stopped", pattern: /\b(?:has |have |recently |just )?(?:stopped|quit|gave up|given up|ceased) (?=\p{L}{2,30}ing\b)/iu, replacement: "" },
+];
+/** Words at the end of a statement that only stress that it is current: "Pablo is 28 now". */
+export const CURRENT_TAIL = /(?:,? (?:now|instead|after all|these days|currently|at the moment|as of today|as of now|going forward|from now on|again|last (?:week|month|year|quarter)|this (?:week|month|year|quarter)|yesterday|today|recently))+$/iu;
+/** Words after a negation that only stress it: "doesn't play it anymore". */
+export const NEGATION_TAIL = /(?:,? (?:anymore|any more|any longer|these days|now))+$/iu;
+
+/**
+ * Fallbacks after every rule and relation above: "Tom is vegetarian" (a state) and "Bianca runs
+ * marathons" (a habit) hold many values; only their own negation ("is no longer vegetarian",
+ * "doesn't run marathons anymore") replaces them. The verb is compared by its stem.
+ */
+export const STATE: Rule = { name: "state", pattern: new RegExp(`^${SUBJECT}(?: is|'s| are|'re| am|'m) (?:a |an )?(?<value>[\\p{L}-]{2,30})$`, "u") };
+export const HABIT: Rule = { name: "habit", pattern: new RegExp(`^${SUBJECT} (?<verb>\\p{Ll}{2,20}) (?<value>.{1,80})$`, "u") };
+/**
+ * "We use Jira for bug tracking", "We're going with AWS for hosting": one tool per purpose.
+ * Decisions to use something for a purpose key the same way. Groups: subject, value, scope.
+ */
+export const USE_FOR: Rule = {
+  name: "use_for",
+  pattern: new RegExp(
+    `^${SUBJECT}(?:'re| are| will|'ll)? ${NOW}(?:use|uses|using|going with|go with|went with|switched to|moved to|migrated to|standardized on|standardised on|picked|chose|rely on|relies on) (?<value>.{1,60}?) (?:for|as) (?<scope>.{1,60})$`,
+    "u",
+  ),
+};
+
+/** "prefers A over B": the explicit comparison a reversal replaces. Groups: a, b. */
+export const COMPARISON = /^(?<a>.{1,60}?) (?:over|to|rather than|instead of|more than|better than) (?<b>.{1,60})$/u;
+/** "prefers Slack for status updates": a preference scoped to one purpose holds one value. Groups: value, scope. */
+export const PREFERENCE_SCOPE = /^(?<value>.{1,80}?) for (?<scope>[\p{L}\p{N}-]{1,30}(?: [\p{L}\p{N}-]{1,30}){0,3})$/u;
+
+/**
+ * Decisions: "We decided to release on Tuesdays", "The team agreed to use Redis for the job
+ * queue", "We decided that releases ship on Thursdays". Groups: subject, value (what was decided).
+ */
+export const DECISION = new RegExp(
+  `^${SUBJECT} (?:have |has |'ve |just |finally |now |officially )*(?:decided|agreed|chose|opted|resolved|voted|settled|committed)(?: (?<how>to|on|that|for|upon))? (?<value>.{1,160})$`,
+  "u",
+);
+/** Verbs that mean "use" in a decision, so "go with Redis" and "use Postgres" answer one question. */
+export const USE_VERBS: ReadonlySet<string> = new Set(["use", "adopt", "go with", "switch to", "move to", "standardize on", "standardise on", "pick", "choose", "select", "migrate to", "stick with", "keep"]);
+/** Decisions that fix when or where something happens: a new one replaces the old one. */
+export const SCHEDULING_VERBS: ReadonlySet<string> = new Set(["release", "ship", "deploy", "meet", "hold", "launch", "run", "move", "freeze", "schedule", "push", "postpone", "delay", "start", "end", "cut", "hold off", "do", "have", "price", "charge", "set", "cap", "limit", "bill", "host", "name", "call", "rename"]);
+/** Prepositions that put the decided value after them ("release on Tuesdays", "move the standup to 10"). */
+export const DECISION_PREPOSITIONS: ReadonlySet<string> = new Set(["on", "at", "to", "every", "by", "until", "in", "from", "each", "as"]);
+
+/** A sentence with any of these makes no claim: it asks or guesses rather than states. */
 export const CLAIM_BLOCKERS: readonly Rule[] = [
-  // "Priya's manager is not Tom", "is no longer Tom", "isn't Tom".
-  { name: "negation", pattern: /\b(?:not|never|no|no longer|nobody|no one|neither|nor|none)\b|n't\b/i },
+  // Negation left over after folding "no longer", "doesn't", "stopped" (claim.ts): "not only", "nobody".
+  { name: "negation", pattern: /\b(?:not|never|no|nobody|no one|neither|nor|none|without)\b|n't\b/i },
   // "Priya's manager is Tom?", "Is Priya's manager Tom".
   { name: "question", pattern: /\?|^(?:who|what|where|when|why|how|is|are|was|were|do|does|did|can|could|should|would|will)\b/i },
   // "Priya's manager is probably Tom": a guess must not replace a stated fact.
   {
     name: "hedge",
-    pattern: /\b(?:maybe|probably|perhaps|possibly|might|may be|unsure|unclear|allegedly|rumou?red|supposedly|apparently|i think|i guess|i believe|if|unless)\b/i,
+    pattern: /\b(?:maybe|probably|perhaps|possibly|might|may be|unsure|unclear|allegedly|rumou?red|supposedly|apparently|i think|i guess|i believe|if|unless|considering|thinking about|plans? to|planning to|hopes? to|wants? to|would like to|could|should|likely|unlikely|expected to|rumor|rumour|reportedly|seems|seemed|sounds like|talking about|proposed|suggested|might be)\b/i,
   },
 ];
 
 /** Where a value stops: a relative or subordinate clause, a parenthesis or a dash. */
 export const VALUE_END: RegExp =
-  /,? (?:who|which|whom|where|because|since|although|though|but|until|starting|effective|as of)\b|, (?:and|so)\b| \(| - | – | — /iu;
+  /,? (?:who|which|whom|where|because|since|although|though|but|until|starting|effective|as of|after|when|while|instead of)\b|, (?:and|so)\b| and (?:joined|moved|started|is|was|became|now|then)\b| \(| - | – | — |;/iu;
 
 /** Attribute words that show the "attribute" is really a verb phrase ("Priya's been ..."). */
 export const NOT_ATTRIBUTES: ReadonlySet<string> = new Set(
   "been going gonna got done not also always never just really still now very a an the".split(" "),
 );
+
+/**
+ * Attributes that hold many values at once even in "Maya's X is Y" form: a person has many
+ * hobbies, friends and languages. Plural attributes ("Maya's hobbies are ...") are many-valued too
+ * unless listed in SINGULAR_S.
+ */
+export const MANY_VALUED_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "hobby", "friend", "language", "interest", "skill", "pet", "kid", "child", "sibling", "brother", "sister", "colleague",
+  "tool", "client", "customer", "favorite thing", "passion", "allergy", "habit", "goal", "concern", "idea", "project",
+  "teammate", "neighbor", "neighbour", "cousin", "investor", "partner company", "vendor", "supplier", "competitor",
+  "dog", "cat", "car", "team member", "member", "feature", "integration", "product", "plan for", "priority list",
+]);
+/** Attribute words ending in "s" that are singular. */
+export const SINGULAR_S: ReadonlySet<string> = new Set([
+  "status", "address", "boss", "class", "business", "campus", "alias", "basis", "process", "access", "progress", "news",
+  "headquarters", "series", "analysis", "bonus", "focus", "thesis", "virus", "census", "radius", "canvas", "atlas", "os",
+  "arr", "mrr", "bus", "gas", "plus", "less", "address is", "ts",
+]);
 
 /** Synonyms folded to one attribute so "boss" and "manager" claims supersede each other. */
 export interface AttributeAlias extends Rule {
@@ -106,15 +421,31 @@ export interface AttributeAlias extends Rule {
 
 export const ATTRIBUTE_ALIASES: readonly AttributeAlias[] = [
   // "boss", "line manager", "supervisor" name the same relationship as "manager" and "reports to".
-  { name: "manager_synonym", pattern: /^(?:boss|line manager|direct manager|reporting manager|supervisor)$/u, canonical: "manager" },
-  // "e-mail", "email address".
-  { name: "email_synonym", pattern: /^(?:e-mail|email address|e-mail address)$/u, canonical: "email" },
-  // "phone number", "mobile", "cell".
-  { name: "phone_synonym", pattern: /^(?:phone number|mobile|mobile number|cell|cell number|telephone|telephone number)$/u, canonical: "phone" },
-  // "home town".
+  { name: "manager_synonym", pattern: /^(?:boss|line manager|direct manager|reporting manager|supervisor|manager)$/u, canonical: "manager" },
+  // A spouse by any name.
+  { name: "partner_synonym", pattern: /^(?:wife|husband|spouse|partner|girlfriend|boyfriend|fiancée?|fiance)$/u, canonical: "partner" },
+  { name: "email_synonym", pattern: /^(?:e-mail|email address|e-mail address|work email|contact email)$/u, canonical: "email" },
+  { name: "phone_synonym", pattern: /^(?:phone number|mobile|mobile number|cell|cell number|telephone|telephone number|phone)$/u, canonical: "phone" },
   { name: "hometown_synonym", pattern: /^home town$/u, canonical: "hometown" },
-  // British and American spellings of "favourite".
   { name: "favorite_spelling", pattern: /^favourite(?![\p{L}])/u, canonical: "favorite" },
+  { name: "colour_spelling", pattern: /(?<![\p{L}])colour(?![\p{L}])/u, canonical: "color" },
+  { name: "team_synonym", pattern: /^(?:team|squad|pod|group|department)$/u, canonical: "team" },
+  { name: "role_synonym", pattern: /^(?:title|job title|job|position|role|job role)$/u, canonical: "role" },
+  { name: "employer_synonym", pattern: /^(?:employer|company|workplace)$/u, canonical: "employer" },
+  { name: "location_synonym", pattern: /^(?:location|city|home city|current city|hq|headquarters|head office|base)$/u, canonical: "location" },
+  { name: "plan_synonym", pattern: /^(?:plan|subscription|subscription plan|tier|pricing tier|pricing plan|package|edition)$/u, canonical: "plan" },
+  { name: "due_date_synonym", pattern: /^(?:deadline|due date|due)$/u, canonical: "due date" },
+  { name: "launch_date_synonym", pattern: /^(?:launch|launch date|release|release date|go-live|go-live date|go live|ship date|launches|releases|ships|ship|goes live|is launching|is releasing|is shipping)$/u, canonical: "launch date" },
+  { name: "renewal_date_synonym", pattern: /^(?:renewal|renewal date|renew|renews|is renewing|is up for renewal|contract renewal|contract renewal date)$/u, canonical: "renewal date" },
+  { name: "start_date_synonym", pattern: /^(?:kickoff|kick-off|kickoff date|start|start date|kick off|kicks off|starts|begin|begins)$/u, canonical: "start date" },
+  { name: "end_date_synonym", pattern: /^(?:end|end date|ends|wrap up|wraps up|close|closes|expire|expires|expiry|expiry date|expiration date)$/u, canonical: "end date" },
+  { name: "price_synonym", pattern: /^(?:price|cost|pricing)$/u, canonical: "price" },
+  { name: "employee_count_synonym", pattern: /^(?:headcount|head count|employee|employee count|number of employees|staff|people|person|staff count)$/u, canonical: "employee count" },
+  { name: "seat_count_synonym", pattern: /^(?:seat|seats|seat count|number of seats|license|licence|license count|licenses)$/u, canonical: "seat count" },
+  { name: "birthday_synonym", pattern: /^(?:birthday|date of birth|birth date|dob)$/u, canonical: "birthday" },
+  { name: "time_zone_synonym", pattern: /^(?:timezone|time zone|tz)$/u, canonical: "time zone" },
+  { name: "owner_synonym", pattern: /^(?:owner|product owner|maintainer)$/u, canonical: "owner" },
+  { name: "lead_synonym", pattern: /^(?:lead|project lead|tech lead|team lead|leader)$/u, canonical: "lead" },
 ];
 
 /** The longest value a claim may have: longer "values" are prose, not one attribute's value. */

@@ -28,7 +28,7 @@ const ENGLISH_WORD = /^[a-z]+$/;
 const stems = new Map<string, string>();
 const STEM_CACHE_ENTRIES = 200_000;
 
-function termOf(word: string): string {
+export function termOf(word: string): string {
   const known = stems.get(word);
   if (known !== undefined) return known;
   // Snowball English (the stemmer PostgreSQL's `english` configuration uses) for English words;

@@ -1,0 +1,74 @@
+/**
+ * The labelled supersession pairs (dev.jsonl, holdout.jsonl) and how the capture rules judge one:
+ * the newer fact supersedes the older when both make a claim with the same key and
+ * `relateClaims` says so. Used by the pipeline's tests and by bench/supersession.ts.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { analyzeFact } from "../../../src/capture/analyze";
+import { relateClaims, storedClaimValue, type ClaimRelation } from "../../../src/capture/claim";
+
+export interface LabelledPair {
+  family: "people" | "companies" | "projects" | "decisions";
+  older: string;
+  newer: string;
+  label: "supersede" | "both";
+  why: string;
+  end_user?: { id: string; name?: string };
+}
+
+export type PairSet = "dev" | "holdout";
+
+export function loadPairs(set: PairSet): LabelledPair[] {
+  const text = readFileSync(join(import.meta.dir, `${set}.jsonl`), "utf8");
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as LabelledPair);
+}
+
+/** What the pipeline would do with the newer fact, given the older one is live. */
+export function judgePair(pair: LabelledPair): ClaimRelation {
+  const input = (text: string) => ({ text, teamMembers: [], ...(pair.end_user ? { endUser: pair.end_user } : {}) });
+  const older = analyzeFact(input(pair.older)).claim;
+  const newer = analyzeFact(input(pair.newer)).claim;
+  if (older === null || newer === null || older.key !== newer.key) return "coexist";
+  return relateClaims(newer.key, storedClaimValue(newer), storedClaimValue(older));
+}
+
+export interface Score {
+  pairs: number;
+  replacements: number;
+  supersessions: number;
+  right: number;
+  /** "both" pairs whose newer fact would be skipped as a duplicate: a lost fact, like a wrong supersession. */
+  wronglySkipped: number;
+  precision: number;
+  recall: number;
+  misses: { pair: LabelledPair; got: ClaimRelation }[];
+}
+
+export function scorePairs(pairs: readonly LabelledPair[]): Score {
+  let supersessions = 0;
+  let right = 0;
+  let wronglySkipped = 0;
+  const misses: Score["misses"] = [];
+  for (const pair of pairs) {
+    const got = judgePair(pair);
+    if (got === "supersede") supersessions += 1;
+    if (got === "supersede" && pair.label === "supersede") right += 1;
+    if (got === "duplicate") wronglySkipped += 1;
+    if ((got === "supersede") !== (pair.label === "supersede") || got === "duplicate") misses.push({ pair, got });
+  }
+  const replacements = pairs.filter((p) => p.label === "supersede").length;
+  return {
+    pairs: pairs.length,
+    replacements,
+    supersessions,
+    right,
+    wronglySkipped,
+    precision: supersessions === 0 ? 1 : right / supersessions,
+    recall: replacements === 0 ? 1 : right / replacements,
+    misses,
+  };
+}
