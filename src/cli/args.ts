@@ -13,6 +13,7 @@ const FLAGS = {
   scopes: { type: "string" },
   audience: { type: "string" },
   "expires-at": { type: "string" },
+  "dry-run": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -21,6 +22,8 @@ export interface ParsedArgs {
   positionals: string[];
   flags: Record<string, string | undefined>;
   json: boolean;
+  /** Report what would change without changing it (`facts reclaim`). */
+  dryRun: boolean;
   help: boolean;
   version: boolean;
 }
@@ -49,6 +52,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     positionals: parsed.positionals.map((p) => (p.startsWith(NEGATIVE_MARK) ? p.slice(NEGATIVE_MARK.length) : p)),
     flags,
     json: parsed.values.json === true,
+    dryRun: parsed.values["dry-run"] === true,
     help: parsed.values.help === true,
     version: parsed.values.version === true,
   };
@@ -70,6 +74,7 @@ Usage:
   memoryd facts pin|unpin FACT_ID
   memoryd facts import FILE.jsonl --workspace SLUG   (progress bar on a terminal)
   memoryd facts export --workspace SLUG              (JSONL on stdout)
+  memoryd facts reclaim --workspace SLUG [--dry-run] (restore facts wrongly superseded by older rules)
   memoryd end-users forget SLUG USER_ID
   memoryd --help | --version
 

@@ -2,6 +2,7 @@ import { createReadStream, existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import cliProgress from "cli-progress";
 import { importFacts } from "../capture/import";
+import { reclaimFacts } from "../capture/reclaim";
 import { findWorkspace } from "../auth/workspaces";
 import { refreshStatistics } from "../db/maintenance";
 import { exportFacts, forgetEndUser, setPinned } from "../memory/admin";
@@ -60,6 +61,20 @@ const factsExport: Command = (args, config, io) =>
     for await (const fact of exportFacts(db, workspace.id)) io.out(JSON.stringify(fact));
   });
 
+const factsReclaim: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspace = await findWorkspace(db, requireFlag(args, "workspace"));
+    const dryRun = args.dryRun;
+    const report = await reclaimFacts(db, workspace.id, { dryRun });
+    if (args.json) io.out(JSON.stringify({ ...report, dry_run: dryRun }));
+    else {
+      io.out(
+        `${dryRun ? "would re-evaluate" : "re-evaluated"} ${report.facts} facts of ${workspace.slug}: ${report.restored} wrongly superseded facts ` +
+          `${dryRun ? "to restore" : "restored"}, ${report.rekeyed} claims re-keyed, ${report.keptAsDuplicates} left superseded as duplicates of live facts`,
+      );
+    }
+  });
+
 const endUsersForget: Command = (args, config, io) =>
   withDb(config, async (db) => {
     const workspace = await findWorkspace(db, positional(args, 2, "SLUG"));
@@ -79,5 +94,6 @@ export const MEMORY_COMMANDS: Record<string, Command> = {
   "facts unpin": pin(false),
   "facts import": factsImport,
   "facts export": factsExport,
+  "facts reclaim": factsReclaim,
   "end-users forget": endUsersForget,
 };

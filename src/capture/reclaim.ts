@@ -1,0 +1,100 @@
+import type { Db, Queryable } from "../db/types";
+import { nextFactSeq } from "../memory/changes";
+import { analyzeFact } from "./analyze";
+import { relateClaims, storedClaimValue } from "./claim";
+import { lockWorkspaceFacts, teamMemberNames } from "./store";
+
+export interface ReclaimReport {
+  facts: number;
+  /** Facts whose claim key or value changed under the current rules. */
+  rekeyed: number;
+  /** Superseded facts made live again: their replacement does not replace them under the current rules. */
+  restored: number;
+  /** Wrongly superseded facts left superseded because a live fact already says exactly the same. */
+  keptAsDuplicates: number;
+}
+
+interface StoredFact {
+  id: string;
+  text: string;
+  normalized: string;
+  end_user_id: string | null;
+  end_user_name: string | null;
+  superseded_by: string | null;
+  claim_key: string | null;
+  claim_value: string | null;
+}
+
+/**
+ * Re-evaluates a workspace's facts under the current claim rules: every fact gets its claim
+ * again, and a superseded fact whose replacement would not replace it now is made live again, in
+ * one transaction under the capture lock, stamped with one change sequence so every instance's
+ * index picks the restored facts up. It restores and never supersedes more: a contradiction the
+ * old rules missed stays live until a new fact replaces it. Holds the workspace's facts in memory
+ * (a one-off operator command, not a request path).
+ */
+export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRun?: boolean } = {}): Promise<ReclaimReport> {
+  const team = await teamMemberNames(db, workspaceId);
+  return db.transaction(async (tx) => {
+    await lockWorkspaceFacts(tx, workspaceId);
+    const facts = await loadFacts(tx, workspaceId);
+    const claims = new Map(
+      facts.map((f) => {
+        const endUser = f.end_user_id === null ? undefined : { id: f.end_user_id, ...(f.end_user_name ? { name: f.end_user_name } : {}) };
+        const claim = analyzeFact({ text: f.text, teamMembers: team, ...(endUser ? { endUser } : {}) }).claim;
+        return [f.id, claim ? { key: claim.key, value: storedClaimValue(claim) } : null] as const;
+      }),
+    );
+    const byId = new Map(facts.map((f) => [f.id, f]));
+    const rekeyed = facts.filter((f) => (claims.get(f.id)?.key ?? null) !== f.claim_key || (claims.get(f.id)?.value ?? null) !== f.claim_value);
+
+    const live = new Set(facts.filter((f) => f.superseded_by === null).map((f) => `${f.end_user_id ?? ""}\n${f.normalized}`));
+    const restored: string[] = [];
+    let keptAsDuplicates = 0;
+    for (const f of facts) {
+      if (f.superseded_by === null) continue;
+      const older = claims.get(f.id);
+      const newer = byId.has(f.superseded_by) ? claims.get(f.superseded_by) : null;
+      if (older && newer && older.key === newer.key && relateClaims(newer.key, newer.value, older.value) === "supersede") continue;
+      const duplicate = `${f.end_user_id ?? ""}\n${f.normalized}`;
+      if (live.has(duplicate)) {
+        keptAsDuplicates += 1;
+        continue;
+      }
+      live.add(duplicate);
+      restored.push(f.id);
+    }
+
+    if (!options.dryRun && (rekeyed.length > 0 || restored.length > 0)) {
+      const seq = await nextFactSeq(tx, workspaceId);
+      await updateClaims(tx, rekeyed.map((f) => ({ id: f.id, key: claims.get(f.id)?.key ?? null, value: claims.get(f.id)?.value ?? null })));
+      await restoreFacts(tx, seq, restored);
+    }
+    return { facts: facts.length, rekeyed: rekeyed.length, restored: restored.length, keptAsDuplicates };
+  });
+}
+
+async function loadFacts(tx: Queryable, workspaceId: string): Promise<StoredFact[]> {
+  return tx.sql<StoredFact>`
+    SELECT f.id, f.text, f.normalized, f.end_user_id, u.name AS end_user_name, f.superseded_by, f.claim_key, f.claim_value
+      FROM facts f
+      LEFT JOIN end_users u ON u.workspace_id = f.workspace_id AND u.id = f.end_user_id
+     WHERE f.workspace_id = ${workspaceId}
+     ORDER BY f.id`;
+}
+
+/** Claim columns are not searched, so rewriting them needs no change sequence of their own. */
+async function updateClaims(tx: Queryable, rows: readonly { id: string; key: string | null; value: string | null }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.sql`
+    UPDATE facts f SET claim_key = r.claim_key, claim_value = r.claim_value
+      FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.value)}::text[])
+           AS r(id, claim_key, claim_value)
+     WHERE f.id = r.id`;
+}
+
+/** Live again, stamped so every instance's index adds them on its next read. */
+async function restoreFacts(tx: Queryable, seq: number, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.sql`UPDATE facts SET superseded_by = NULL, changed_seq = ${seq} WHERE id = ANY(${[...ids]}::text[])`;
+}
