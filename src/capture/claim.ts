@@ -14,6 +14,7 @@ import {
   NEGATION_FOLDS,
   NEGATION_TAIL,
   NOT_ATTRIBUTES,
+  NOT_VALUE_START,
   NUMBER,
   PREFERENCE_SCOPE,
   RELATIONS,
@@ -95,9 +96,12 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
   if (useFor) {
     const subjectKey = resolve(useFor.groups?.subject, undefined);
     const value = cleanValue(useFor.groups?.value ?? "", "");
-    const scope = cleanValue(clause(useFor.groups?.scope ?? ""), "");
+    const rawScope = clause(useFor.groups?.scope ?? "");
+    const scope = cleanValue(rawScope, "");
     if (subjectKey !== null && value !== null && scope !== null) {
-      return { claim: { key: `one:${subjectKey}|use for ${scope}`, value, negated }, rule: USE_FOR.name, refusedBy: null };
+      // "uses Postgres as its database" says what its database is, as "migrated its database to ..." does.
+      const own = /^(?:its|their|his|her|our) /iu.test(rawScope);
+      return { claim: { key: `one:${subjectKey}|${own ? scope : `use for ${scope}`}`, value, negated }, rule: USE_FOR.name, refusedBy: null };
     }
   }
   let refused: ClaimOutcome = { claim: null, rule: null, refusedBy: null };
@@ -108,7 +112,11 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     if (attribute === null) continue;
     const rawValue = clause(match.groups?.value ?? "");
     if (rule.value !== undefined && !hasShape(rawValue, rule.value)) continue;
-    const subjectKey = resolve(match.groups?.subject, rule.fixedSubject);
+    if (match.groups?.attr !== undefined && NOT_VALUE_START.test(rawValue)) continue;
+    const { owner, part } = splitPossessive(match.groups?.subject);
+    const subjectKey = resolve(owner, rule.fixedSubject);
+    // "Lara is the team's designer" is about Lara (the title rule), not the team's designer slot.
+    if (rule.name === "value_is_possessive" && subjectKey === "team") continue;
     if (subjectKey === null) {
       refused = { claim: null, rule: rule.name, refusedBy: "other_subject" };
       continue;
@@ -116,7 +124,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     if (isManyValued(attribute)) return { claim: null, rule: rule.name, refusedBy: "many_values" };
     const value = cleanValue(rawValue, attribute);
     if (value === null) return { claim: null, rule: rule.name, refusedBy: "no_value" };
-    const slot = rule.value === "schedule" ? (/\d|noon|midnight/u.test(value) ? "time" : "day") : attribute;
+    const slot = (part ? `${part} ` : "") + (rule.value === "schedule" ? scheduleSlot(value) : attribute);
     return { claim: { key: `one:${subjectKey}|${slot}`, value, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
   }
   for (const rel of RELATIONS) {
@@ -146,6 +154,16 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
   }
   return refused;
 }
+
+/** "Hooli's contract" -> owner "Hooli", part "contract": the part belongs to the attribute. */
+function splitPossessive(said: string | undefined): { owner: string | undefined; part: string } {
+  const match = said === undefined ? null : /^(.+?)'s? (.+)$/u.exec(said);
+  if (!match) return { owner: said, part: "" };
+  return { owner: match[1], part: match[2]!.toLowerCase() };
+}
+
+/** A recurring time of day or a day: "9:30" and "10am" are one slot, "Tuesdays" and "every Friday" another. */
+const scheduleSlot = (value: string): string => (/\d|noon|midnight/u.test(value) ? "time" : "day");
 
 /**
  * "prefers A over B" holds one answer to "A or B?", so the reversal replaces it; "prefers A for
@@ -184,13 +202,29 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
     const clauseClaim = claimOf(decided, false, inner);
     if (clauseClaim.claim !== null && clauseClaim.claim.key.startsWith("one:")) return clauseClaim;
   }
-  const words = decided.toLowerCase().split(" ");
+  let words = decided.toLowerCase().split(" ");
+  // "drop Stripe and use Adyen for payments": the last step is the decision's answer.
+  const lastAnd = words.lastIndexOf("and");
+  if (lastAnd > 0 && lastAnd < words.length - 2) words = words.slice(lastAnd + 1);
+  const setting = settingClaim(words, inner);
+  if (setting) return { claim: setting, rule, refusedBy: null };
   let verb = how === "on" || how === "for" || how === "upon" || how === "" ? "use" : (words.shift() ?? "");
   const two = `${verb} ${words[0] ?? ""}`;
   if (USE_VERBS.has(two)) {
     verb = "use";
     words.shift();
   } else if (USE_VERBS.has(verb)) {
+    verb = "use";
+  }
+  // "replace Datadog with Grafana for monitoring": the answer follows "with".
+  if (verb === "replace" && words.includes("with")) {
+    verb = "use";
+    words = words.slice(words.indexOf("with") + 1);
+  }
+  // "switch bug tracking to Linear": what is switched is the purpose.
+  const to = words.indexOf("to");
+  if ((verb === "switch" || verb === "migrate" || verb === "move") && to > 0 && to < words.length - 1 && !hasShape(words.slice(to + 1).join(" "), "schedule")) {
+    words = [...words.slice(to + 1), "for", ...words.slice(0, to)];
     verb = "use";
   }
   let scope = "";
@@ -226,6 +260,29 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
   if (cleaned === null) return { claim: null, rule, refusedBy: "no_value" };
   const key = question.startsWith("use for ") ? `one:${subjectKey}|${question}` : `one:${subjectKey}|decided ${question}`;
   return { claim: { key, value: cleaned, negated: false }, rule, refusedBy: null };
+}
+
+/** Decided verbs that set one attribute of a thing: "price the Pro plan at $29", "rename the repo to atlas". */
+const SETTING_VERBS: Readonly<Record<string, string>> = { price: "price", rename: "name", move: "", reschedule: "", push: "", postpone: "" };
+
+/**
+ * "We decided to price the Pro plan at $29/month" is a claim about the Pro plan's price, so "the
+ * Pro plan costs $35/month" replaces it; "move the standup to 10am" is the standup's time.
+ */
+function settingClaim(words: readonly string[], resolve: SubjectResolver): Claim | null {
+  const verb = words[0] ?? "";
+  const attribute = SETTING_VERBS[verb];
+  if (attribute === undefined) return null;
+  const at = words.findIndex((w, i) => i > 1 && (w === "to" || w === "at" || w === "for"));
+  if (at < 0 || at === words.length - 1) return null;
+  const thing = resolve(words.slice(1, at).join(" "), undefined);
+  const raw = words.slice(at + 1).join(" ");
+  const value = cleanValue(raw, attribute);
+  if (thing === null || value === null) return null;
+  if (attribute !== "") return { key: `one:${thing}|${attribute}`, value, negated: false };
+  if (hasShape(raw, "schedule")) return { key: `one:${thing}|${scheduleSlot(value)}`, value, negated: false };
+  if (hasShape(raw, "date")) return { key: `one:${thing}|date`, value, negated: false };
+  return null;
 }
 
 /** How the subject words of a pattern map to a claim's subject key, given the attributed subject. */

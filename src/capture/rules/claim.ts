@@ -40,8 +40,11 @@ export type ValueShape = "proper" | "number" | "date" | "schedule" | "title" | "
 
 /** One subject word: letters and digits, plus "&", "." and "-" for "AT&T", "Node.js", "on-call". */
 const WORD = "[\\p{L}\\p{N}][\\p{L}\\p{N}\\p{M}&.-]{0,39}";
-/** One to four words, lazily, so "Priya now lives in" takes "Priya" and not "Priya now". */
-const SUBJECT = `(?<subject>(?:[Tt]he |[Oo]ur |[Mm]y )?${WORD}(?: ${WORD}){0,3}?)`;
+/**
+ * One to four words, lazily, so "Priya now lives in" takes "Priya" and not "Priya now"; optionally
+ * a possessive part ("Hooli's contract"), which claim.ts moves into the attribute ("contract end date").
+ */
+const SUBJECT = `(?<subject>(?:[Tt]he |[Oo]ur |[Mm]y )?${WORD}(?: ${WORD}){0,3}?(?:'s? ${WORD}(?: ${WORD})?)?)`;
 /** One to three attribute words, lazily, so "manager is Tom is" splits at the first "is". */
 const ATTR = "(?<attr>\\p{L}[\\p{L}-]{0,29}(?: \\p{L}[\\p{L}-]{0,29}){0,2}?)";
 /** "is", "are", "was", "were", "=", ":" between attribute and value. */
@@ -85,7 +88,7 @@ export const SCHEDULE = new RegExp(
 /** A count or an amount: "50", "1,200", "$40k", "€3.5 million", "two". */
 export const NUMBER = /^(?:about |around |roughly |over |under )?[$€£¥]?(?:\d[\d,.]*(?: ?(?:k|m|bn|million|billion|thousand|hundred))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)(?: ?(?:usd|eur|gbp|dollars|euros|pounds|%|percent))?(?:\/(?:mo|month|year|yr|seat|user))?(?: (?:a|per) (?:month|year|seat|user))?$/iu;
 
-const LIVES = "(?:lives?|is living|living|resides?|is based|'s based|are based|based|is located|'s located|is headquartered|'s headquartered|are headquartered|headquartered)";
+const LIVES = "(?:lives?|is living|living|resides?|works remotely|is working remotely|works remotely|is based|'s based|are based|based|is located|'s located|is headquartered|'s headquartered|are headquartered|headquartered)";
 const MOVED = "(?:(?:has |have )?(?:moved|relocated))";
 const DATE_ATTR =
   "(?<attr>launch|release|go-live|kickoff|kick-off|deadline|due date|delivery|delivery date|renewal|renewal date|launch date|release date|ship date|start date|end date|cutover|cutover date|go-live date|target date|demo|demo date)";
@@ -97,6 +100,12 @@ const SHIFT =
 const MONEY_ATTR = "(?<attr>budget|price|cost|salary|rate|fee|valuation|revenue|arr|mrr|pricing|contract value)";
 const MONEY_SHIFT =
   "(?:was |has been |got |just )?(?:raised|increased|cut|reduced|lowered|dropped|bumped|changed|set|adjusted|revised|went up|went down|rose|fell|grew|doubled|updated|bumped up) (?:to|at) ";
+
+/**
+ * A possessive rule whose "value" starts with one of these is really another rule's sentence:
+ * "Contoso's invoice is due on the 1st" is a due date, not the invoice's value.
+ */
+export const NOT_VALUE_START = /^(?:due|scheduled|set|expected|planned|slated|based|located|headquartered|owned|managed|led|run|maintained|married|engaged|on (?:the |a |an )?[\p{L}\d+ -]{1,40} (?:plan|tier)$)/iu;
 
 /** Statement rules, in precedence order. */
 export const CLAIM_RULES: readonly ClaimRule[] = [
@@ -111,7 +120,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "compound_attribute",
     cardinality: "one",
     pattern: new RegExp(
-      `^(?:[Tt]he )?${SUBJECT} (?<attr>launch date|release date|due date|deadline|budget|owner|status|price|renewal date|start date|end date|go-live date|target date|plan|headcount|seat count|time zone|timezone|lead|manager|version|stage|priority|tier|kickoff date|ship date)${COPULA}${VALUE}$`,
+      `^(?:[Tt]he )?${SUBJECT} (?<attr>launch date|release date|due date|deadline|budget|owner|status|price|renewal date|start date|end date|go-live date|target date|plan|headcount|seat count|time zone|timezone|lead|manager|version|stage|priority|tier|kickoff date|ship date|length|duration|cadence|frequency|capacity|limit|size|region|url|domain|runtime|database|host|provider|vendor)${COPULA}${VALUE}$`,
       "u",
     ),
   },
@@ -124,6 +133,13 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     attribute: "schedule",
     value: "schedule",
     pattern: new RegExp(`^(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ${NOW}(?:moved|rescheduled|shifted|changed|pushed|switched) (?:the |our )${SUBJECT} (?:back )?to (?<value>.{1,60})$`, "u"),
+  },
+  // Counts: "Acme has 50 seats", "Globex employs 200 people".
+  {
+    name: "count",
+    cardinality: "one",
+    value: "number",
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has|have|employs|pays for|is paying for|is licensed for|licenses|licences|runs|operates|manages|requires|require|needs|need|(?:dropped|grew|went up|went down|expanded|shrank|increased|decreased|is down|is up|fell|rose|jumped|climbed)(?: from \\S{1,20})? to) (?<value>\\S{1,20}(?: (?:million|thousand|hundred))?) (?:active |paid |full-time |licensed )?(?<attr>[\\p{L}-]{2,20})$`, "u"),
   },
   // A value changed: "Mateo's address changed to 48 Oak Avenue", "My email changed to ...".
   { name: "possessive_shifted", cardinality: "one", pattern: new RegExp(`^${SUBJECT}'s? ${ATTR} ${SHIFT}${VALUE}$`, "u") },
@@ -166,9 +182,31 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   { name: "level", cardinality: "one", attribute: "level", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}at ${VALUE}$`, "u") },
   // A dated thing: "The milestone review is on the 5th", "Sprint 14 was pushed to April 15".
   { name: "dated_thing", cardinality: "one", attribute: "date", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:on|scheduled for|set for|planned for|slated for) ${VALUE}$`, "u") },
+  { name: "thing_extended", cardinality: "one", attribute: "end date", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} (?:was |has been |got )?extended (?:to|until|till|through) ${VALUE}$`, "u") },
   { name: "thing_shifted", cardinality: "one", attribute: "date", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} ${SHIFT}${VALUE}$`, "u") },
+  // "Project Kite was escalated to P0": a priority by its shape.
+  {
+    name: "priority",
+    cardinality: "one",
+    attribute: "priority",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:${IS}| (?:was |has been |got )?(?:escalated|bumped|raised|lowered|downgraded|deprioritized|reprioritized|moved|set|changed) to) ${NOW}(?:a )?(?<value>[Pp][0-4]|[Ss]ev ?[0-4]|[Ss][0-4])(?: priority)?$`, "u"),
+  },
+  // "Tyrell Systems is a Series A startup", "is now at Series B".
+  {
+    name: "funding_stage",
+    cardinality: "one",
+    attribute: "funding stage",
+    pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}(?:at |in |a |an )?(?<value>(?:[Ss]eries [A-H]|[Ss]eed|[Pp]re-seed|[Ss]eed-stage))(?: startup| company| stage| round)?$`, "u"),
+  },
+  // "Dunder Mifflin churned", "Kestrel Labs converted to a paid customer", "Atlas resumed".
+  {
+    name: "status_verb",
+    cardinality: "one",
+    attribute: "status",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} ${NOW}(?:has |have )?(?<value>churned|resumed|launched|shipped|stalled|went live|was cancell?ed|was paused|was approved|was rejected|was archived|was deprecated|was completed|was sunset|was sunsetted|converted to (?:a |an )?[\\p{L} -]{2,30})$`, "u"),
+  },
   // Where someone lives or something is based: "Priya lives in Lisbon", "Acme is headquartered in Austin".
-  { name: "lives_in", cardinality: "one", attribute: "location", value: "proper", pattern: new RegExp(`^${SUBJECT} ${NOW}${LIVES} (?:in|out of) ${VALUE}$`, "u") },
+  { name: "lives_in", cardinality: "one", attribute: "location", value: "proper", pattern: new RegExp(`^${SUBJECT} ${NOW}${LIVES} (?:in|out of|from) ${VALUE}$`, "u") },
   // "Priya moved to Berlin", "Acme relocated its headquarters to Austin".
   {
     name: "moved_to",
@@ -221,13 +259,6 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     attribute: "plan",
     pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has |have )?(?:upgraded|downgraded|switched|moved|changed|migrated|converted)(?: (?:its|their) plan)?(?: from .{1,40}?)? to ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?)(?: plan| tier| subscription| package| edition)?$`, "u"),
   },
-  // Counts: "Acme has 50 seats", "Globex employs 200 people".
-  {
-    name: "count",
-    cardinality: "one",
-    value: "number",
-    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has|have|employs|pays for|is paying for|is licensed for|licenses|licences|runs|operates|manages|requires|require|needs|need|(?:dropped|grew|went up|went down|expanded|shrank|increased|decreased|is down|is up|fell|rose|jumped|climbed)(?: from \\S{1,20})? to) (?<value>\\S{1,20}(?: (?:million|thousand|hundred))?) (?:active |paid |full-time |licensed )?(?<attr>[\\p{L}-]{2,20})$`, "u"),
-  },
   // Dates by verb: "Atlas launches on May 1", "Acme renews in March", "The report is due Friday".
   {
     name: "due",
@@ -246,7 +277,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     ),
   },
   // Money: "Pro costs $49 a month", "Atlas has a budget of $40k", "Maya earns $120k".
-  { name: "costs", cardinality: "one", attribute: "price", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?: now| currently)? (?:costs|is priced at|sells for|is sold for|goes for|is billed at|charges|pays|is paying|now pays) ${VALUE}$`, "u") },
+  { name: "costs", cardinality: "one", attribute: "price", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?: now| currently)? (?:costs|will cost|would cost|is priced at|sells for|is sold for|goes for|is billed at|charges|pays|is paying|now pays) ${VALUE}$`, "u") },
   { name: "budget_of", cardinality: "one", attribute: "budget", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} ${NOW}has a budget of ${VALUE}$`, "u") },
   { name: "earns", cardinality: "one", attribute: "salary", value: "number", pattern: new RegExp(`^${SUBJECT} ${NOW}(?:earns|makes|is paid|gets paid) ${VALUE}$`, "u") },
   {
@@ -327,6 +358,8 @@ export const NEGATION_FOLDS: readonly NegationFold[] = [
   { name: "contracted_not_be", pattern: /\b(is|are|was|were)n't\b/iu, replacement: "$1" },
   { name: "no_longer", pattern: /\bno longer /iu, replacement: "" },
   { name: "does_not", pattern: /\b(?:doesn't|does not|don't|do not|didn't|did not|never) /iu, replacement: "" },
+  // "Otto left the design guild": no longer a member of it (a named employer is left_employer's).
+  { name: "left_group", pattern: /^(\S.{0,60}?) (?:has )?(?:left|quit) the /u, replacement: "$1 is a member of the " },
   { name: "stopped", pattern: /\b(?:has |have |recently |just )?(?:stopped|quit|gave up|given up|ceased) (?=\p{L}{2,30}ing\b)/iu, replacement: "" },
 ];
 /** Words at the end of a statement that only stress that it is current: "Pablo is 28 now". */
