@@ -1,3 +1,6 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { networkInterfaces } from "node:os";
 import { createApp, type App } from "./app";
 import { AnswerEngine } from "./answers/engine";
 import { pruneRateWindows } from "./auth/authenticate";
@@ -50,24 +53,61 @@ export async function bootstrapIfEmpty(db: Db, config: Config): Promise<Bootstra
   });
 }
 
-/** Migrates, bootstraps, listens, and shuts down gracefully on SIGTERM/SIGINT. */
+/** The address could not be bound; the message says why in an operator's words. */
+export class ListenError extends Error {
+  override name = "ListenError";
+}
+
+/**
+ * Why binding failed. Bun reports every failure as EADDRINUSE ("Is port N in use?"), so the
+ * host is checked here: a name that does not resolve, or an address no interface of this
+ * machine has, is not a port conflict.
+ */
+async function listenFailure(host: string, port: number): Promise<ListenError> {
+  const where = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  let address = host;
+  if (isIP(host) === 0) {
+    try {
+      address = (await lookup(host)).address;
+    } catch {
+      return new ListenError(`cannot listen on ${where}: the host name "${host}" does not resolve`);
+    }
+  }
+  const local = new Set(["0.0.0.0", "::", ...Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address))]);
+  if (!local.has(address)) return new ListenError(`cannot listen on ${where}: address not available (no network interface of this machine has ${address})`);
+  return new ListenError(`cannot listen on ${where}: address already in use (another process is listening there)`);
+}
+
+/**
+ * Migrates, listens, then bootstraps and starts the answer engine, and shuts down gracefully on
+ * SIGTERM/SIGINT. Binding comes before the bootstrap key is created and printed, so a server that
+ * cannot listen prints nothing that implies it is up; the caller closes the database (and so
+ * releases the data directory) when this throws.
+ */
 export async function startServer(config: Config, db: Db, log: Logger, print: (line: string) => void): Promise<RunningServer> {
   await migrate(db);
+
+  let accepting = true;
+  const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024);
+  const engine = new AnswerEngine({ db, index, config, log });
+  const app = createApp({ config, db, log, engine, index, isAccepting: () => accepting });
+  try {
+    // Elysia asks Bun for SO_REUSEPORT by default: a second memoryd on a taken port would then
+    // start and split the traffic with the first. One port, one server.
+    app.listen({ port: config.port, hostname: config.host, reusePort: false, maxRequestBodySize: MAX_BODY_BYTES * 2 });
+  } catch {
+    throw await listenFailure(config.host, config.port);
+  }
+  const server = app.server;
+  if (!server) throw new ListenError(`cannot listen on ${config.host}:${config.port}`);
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+
   const created = await bootstrapIfEmpty(db, config);
   if (created) {
     print(`Created workspace "${created.workspace}" with 1000 credits and an internal key with every scope.`);
     print(`API key (shown once, store it now): ${created.secret}`);
   }
-
-  let accepting = true;
-  const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024);
-  const engine = new AnswerEngine({ db, index, config, log });
   await engine.start(true);
-  const app = createApp({ config, db, log, engine, index, isAccepting: () => accepting });
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_BODY_BYTES * 2 });
-  const server = app.server;
-  if (!server) throw new Error("server failed to start");
-  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
   log.info("listening", { url, database: db.kind });
 
   const janitor = setInterval(() => {

@@ -13,7 +13,14 @@ import { integerArg, positional, requireFlag, withDb, type Command } from "./sha
 const serve: Command = async (_args, config, io) => {
   const log = createLogger(config.logLevel);
   const db = await openDatabase(config);
-  const server = await startServer(config, db, log, io.out);
+  let server;
+  try {
+    server = await startServer(config, db, log, io.out);
+  } catch (error) {
+    // Nothing may keep the process alive or the data directory locked after a failed start.
+    await db.close();
+    throw error;
+  }
   io.out(`memoryd listening on ${server.url} (${db.kind} database)`);
   const onSignal = (): void => {
     server.stop().then(
