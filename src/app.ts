@@ -33,12 +33,20 @@ function errorResponse(request: Request, error: ApiError, headers: Record<string
   return error.toResponse(merged);
 }
 
+/** A caller's own request id is echoed (and logged) when it is safe to; otherwise one is made up. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given !== null && SANE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
 /** Wires every feature into one Elysia app with the shared request pipeline. */
 export function createApp(deps: AppDeps) {
   return new Elysia()
     .onRequest(({ request, set }) => {
       startedAt.set(request, performance.now());
-      set.headers["x-request-id"] = crypto.randomUUID();
+      set.headers["x-request-id"] = requestIdOf(request);
       const declared = Number(request.headers.get("content-length") ?? "0");
       if (declared > MAX_BODY_BYTES) return errorResponse(request, payloadTooLarge(), set.headers as Record<string, string>);
     })

@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { redactUrlCredentials } from "./redact";
 
 const LogLevel = Type.Union([
   Type.Literal("debug"),
@@ -94,7 +95,7 @@ export function loadConfig(
     const value = fromFlag ?? fromEnv ?? setting.default;
     if (value === undefined) continue;
     const source = fromFlag !== undefined ? `--${setting.flag}` : fromEnv !== undefined ? setting.env : `default ${key}`;
-    const shown = setting.secret ? "(value hidden)" : `"${value}"`;
+    const shown = setting.secret ? "(value hidden)" : `"${redactUrlCredentials(value)}"`;
     sources[key] = `${source} ${shown}`;
     if (setting.integer && !/^\d+$/.test(value)) throw new ConfigError(`invalid ${sources[key]}: expected an integer`);
     raw[key] = setting.integer

@@ -1,3 +1,5 @@
+import { redactUrlCredentials } from "./redact";
+
 /** Every failure the service reports, in the one shape the wire knows. */
 export type ErrorCode =
   | "api_key_invalid"
@@ -45,7 +47,7 @@ export class ApiError extends Error {
     return {
       error: {
         code: this.code,
-        message: this.message,
+        message: redactUrlCredentials(this.message),
         ...(this.details === undefined ? {} : { details: this.details }),
       },
     };

@@ -1,4 +1,5 @@
 import type { LogLevelName } from "./config";
+import { redactUrlCredentials } from "./redact";
 
 const RANK: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -14,7 +15,7 @@ export function createLogger(level: LogLevelName, write: (line: string) => void 
   const min = RANK[level];
   const emit = (lvl: Exclude<LogLevelName, "silent">) => (msg: string, fields?: Record<string, unknown>) => {
     if (RANK[lvl] < min) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
+    write(`${redactUrlCredentials(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }))}\n`);
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }

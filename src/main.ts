@@ -4,13 +4,14 @@ import { parseCommandLine, USAGE, UsageError } from "./cli/args";
 import { findCommand } from "./cli/commands";
 import { ConfigError, loadConfig } from "./config";
 import { ApiError } from "./errors";
+import { redactUrlCredentials } from "./redact";
 
 async function main(argv: string[]): Promise<number> {
   const out = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
   const fail = (code: number, message: string): number => {
-    process.stderr.write(`memoryd: ${message}\n`);
+    process.stderr.write(`memoryd: ${redactUrlCredentials(message)}\n`);
     return code;
   };
   try {

@@ -54,6 +54,16 @@ export function rateHeaders(rate: RateState): Record<string, string> {
   };
 }
 
+/**
+ * A 401 with the RFC 6750 challenge: MCP clients (Inspector, mcp-remote) read `error` and
+ * `error_description` to show "invalid key" instead of starting an OAuth discovery.
+ */
+function unauthorized(code: "api_key_invalid" | "api_key_revoked" | "api_key_expired", message: string, missing = false): ApiError {
+  const quoted = message.replace(/["\\]/gu, "");
+  const challenge = `Bearer realm="memoryd", error="${missing ? "invalid_request" : "invalid_token"}", error_description="${quoted}"`;
+  return new ApiError(code, 401, message, undefined, { "www-authenticate": challenge });
+}
+
 function rateLimited(message: string, headers: Record<string, string> = {}): ApiError {
   return new ApiError("rate_limited", 429, message, { retry_after_seconds: RATE_LIMIT.windowSeconds }, {
     "retry-after": String(RATE_LIMIT.windowSeconds),
@@ -116,16 +126,16 @@ export async function authenticate(db: Queryable, secret: string | undefined, ad
   if (row.id === null || hash === "" || !sameHash(row.secret_hash, hash)) {
     await recordFailure(db, addressBucket);
     throw secret === undefined
-      ? new ApiError("api_key_invalid", 401, "missing API key: send Authorization: Bearer <key> or X-Api-Key: <key>")
-      : new ApiError("api_key_invalid", 401, "API key is not valid");
+      ? unauthorized("api_key_invalid", "missing API key: send Authorization: Bearer <key> or X-Api-Key: <key>", true)
+      : unauthorized("api_key_invalid", "API key is not valid");
   }
   if (row.revoked) {
     await recordFailure(db, addressBucket);
-    throw new ApiError("api_key_revoked", 401, "API key has been revoked");
+    throw unauthorized("api_key_revoked", "API key has been revoked");
   }
   if (row.expired) {
     await recordFailure(db, addressBucket);
-    throw new ApiError("api_key_expired", 401, "API key has expired");
+    throw unauthorized("api_key_expired", "API key has expired");
   }
   const hits = row.hits ?? RATE_LIMIT.requestsPerWindow + 1;
   const rate: RateState = {

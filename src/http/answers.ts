@@ -4,7 +4,7 @@ import { createAnswer, getAnswer } from "../answers/service";
 import { answerEventStream } from "../answers/sse";
 import type { Db } from "../db/types";
 import type { FactIndexes } from "../memory/index/registry";
-import { AnswerRequest, GetAnswerQuery, IdempotencyKey } from "../schema/answers";
+import { AnswerRequest, GetAnswerParams, GetAnswerQuery, IdempotencyKey } from "../schema/answers";
 import { parseInput } from "../schema/validate";
 import { authorize, ok, readJsonBody } from "./context";
 
@@ -34,7 +34,8 @@ export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerE
     )
     .get("/v1/answers/:answer_id", async (ctx) => {
       const auth = await authorize(db, ctx, "answers.write");
+      const { answer_id: answerId } = parseInput(GetAnswerParams, ctx.params, "path");
       const query = parseInput(GetAnswerQuery, ctx.query, "query");
-      return ok(ctx, await getAnswer({ db, index, auth, channel: "rest" }, ctx.params.answer_id, query.include === "sources"));
+      return ok(ctx, await getAnswer({ db, index, auth, channel: "rest" }, answerId, query.include === "sources"));
     });
 }

@@ -18,7 +18,7 @@ import type { FactIndexes } from "../memory/index/registry";
 import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
 import { findTool, toolsFor, type ToolContext } from "../mcp/tools";
-import { authorize, MAX_BODY_BYTES, payloadTooLarge, type HttpContext } from "./context";
+import { authorize, MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBodyText, type HttpContext } from "./context";
 
 /** Answered to a client whose requested protocol version we do not speak. */
 const PREFERRED_PROTOCOL_VERSION = "2025-06-18";
@@ -94,14 +94,13 @@ async function handleMcp(deps: McpDeps, ctx: HttpContext): Promise<Response> {
     throw new ApiError("forbidden_origin", 403, "requests from this Origin are not allowed (DNS-rebinding protection)");
   }
   const auth = await authorize(deps.db, ctx, null);
-  const declared = Number(ctx.request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw payloadTooLarge();
-  const text = await ctx.request.text();
-  if (text.length > MAX_BODY_BYTES) throw payloadTooLarge();
+  const text = await readBodyText(ctx.request);
   let parsedBody: unknown;
   try {
-    parsedBody = JSON.parse(text);
-  } catch {
+    parsedBody = parseJsonBody(text);
+  } catch (error) {
+    // Malformed JSON is the transport's to answer (a JSON-RPC parse error); too deep is ours.
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw error;
     parsedBody = undefined;
   }
   // JSON-RPC batches were dropped from MCP (2025-06-18); one message per POST keeps every call

@@ -19,6 +19,11 @@ export type AnswerRequest = Static<typeof AnswerRequest>;
 /** Idempotency-Key header (queued mode): 1-200 printable ASCII characters. */
 export const IdempotencyKey = Type.String({ pattern: "^[\\x20-\\x7E]{1,200}$", description: "1-200 printable ASCII characters" });
 
+const AnswerId = Text({ minLength: 1, maxLength: 200, description: "the answer_id from POST /v1/answers or ask_worker" });
+
+/** 4.5 path: an id that cannot be stored (NUL, too long) is refused before it reaches the database. */
+export const GetAnswerParams = Type.Object({ answer_id: AnswerId });
+
 /** 4.5 query string */
 export const GetAnswerQuery = Type.Object({
   include: Type.Optional(Type.Literal("sources", { description: "sources is the only supported value" })),
@@ -82,7 +87,7 @@ export type AskWorkerArgs = Static<typeof AskWorkerArgs>;
 
 /** 4.6 wait_for_answer */
 export const WaitForAnswerArgs = Type.Object({
-  answer_id: Text({ minLength: 1, maxLength: 200, description: "the answer_id from ask_worker" }),
+  answer_id: AnswerId,
   timeout_seconds: TimeoutSeconds,
 });
 export type WaitForAnswerArgs = Static<typeof WaitForAnswerArgs>;

@@ -4,7 +4,7 @@ import { createKey } from "../../src/auth/keys";
 import { createWorkspace } from "../../src/auth/workspaces";
 import { loadConfig, type Config } from "../../src/config";
 import type { Db } from "../../src/db/types";
-import { createLogger } from "../../src/log";
+import { createLogger, type Logger } from "../../src/log";
 import { FactIndexes } from "../../src/memory/index/registry";
 import type { Audience, Scope } from "../../src/schema/auth";
 import { ALL_SCOPES } from "../../src/schema/auth";
@@ -15,9 +15,8 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => ({
 });
 
 /** The real app over `db`; its answer engine is not started unless the test passes its own. */
-export function testApp(db: Db, overrides: Partial<Config> = {}, engine?: AnswerEngine): App {
+export function testApp(db: Db, overrides: Partial<Config> = {}, engine?: AnswerEngine, log: Logger = createLogger("silent")): App {
   const config = testConfig(overrides);
-  const log = createLogger("silent");
   const index = engine?.index ?? new FactIndexes(db, config.indexMemoryMb * 1024 * 1024);
   return createApp({ config, db, log, index, engine: engine ?? new AnswerEngine({ db, index, config, log }) });
 }
