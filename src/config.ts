@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { redactUrlCredentials } from "./redact";
+import { allowedValues } from "./schema/validate";
 
 const LogLevel = Type.Union([
   Type.Literal("debug"),
@@ -107,7 +108,7 @@ export function loadConfig(
   const error = Value.Errors(ConfigSchema, raw).First();
   if (error) {
     const key = error.path.split("/")[1] ?? "";
-    throw new ConfigError(`invalid ${sources[key] ?? key}: ${error.message}`);
+    throw new ConfigError(`invalid ${sources[key] ?? key}: ${allowedValues(error.schema) ? `expected one of ${allowedValues(error.schema)?.join(", ")}` : error.message}`);
   }
   return raw as Config;
 }

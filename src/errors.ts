@@ -16,6 +16,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "forbidden_origin"
   | "data_dir_locked"
+  | "already_exists"
   | "internal_error";
 
 export interface ErrorBody {

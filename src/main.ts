@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import pkg from "../package.json";
-import { parseCommandLine, USAGE, UsageError } from "./cli/args";
+import { parseCommandLine, UsageError } from "./cli/args";
+import { helpFor, USAGE } from "./cli/help";
 import { findCommand } from "./cli/commands";
 import { ConfigError, loadConfig } from "./config";
 import { ApiError } from "./errors";
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (args.help || args.positionals.length === 0) {
-      out(USAGE);
+      out(helpFor(args.positionals) ?? USAGE);
       return args.help ? 0 : 2;
     }
     const command = findCommand(args.positionals);

@@ -3,7 +3,7 @@ import { sortableId } from "../ids";
 import type { Queryable } from "../db/types";
 import type { ApiKeyView, CreateKeyInput } from "../schema/auth";
 import { findWorkspace } from "./workspaces";
-import { generateSecret, type Deployment } from "./secrets";
+import { generateSecret, hashSecret, looksLikeSecret, type Deployment } from "./secrets";
 
 export interface CreatedKey extends ApiKeyView {
   secret: string;
@@ -44,6 +44,10 @@ export async function createKey(db: Queryable, deployment: Deployment, input: Cr
   if (expiresAt !== null && Number.isNaN(expiresAt.getTime())) {
     throw new ApiError("validation_error", 422, "expires_at is not an ISO 8601 date-time");
   }
+  // A key born expired is a mistake in the command line, not a key anyone wants.
+  if (expiresAt !== null && expiresAt.getTime() <= Date.now()) {
+    throw new ApiError("validation_error", 422, `expires_at ${input.expires_at} is in the past: give a future date-time`);
+  }
   const { secret, prefix, hash } = generateSecret(deployment);
   const rows = await db.sql<KeyRow>`
     INSERT INTO api_keys (id, workspace_id, name, prefix, secret_hash, scopes, audience, expires_at)
@@ -63,13 +67,18 @@ export async function listKeys(db: Queryable, slug: string): Promise<ApiKeyView[
   return rows.map(toView);
 }
 
-/** Revokes by id or prefix. Authentication reads the key row on every request, so this is immediate. */
+/**
+ * Revokes by id, prefix or the full secret (what an operator holding a leaked key has).
+ * Authentication reads the key row on every request, so this is immediate.
+ */
 export async function revokeKey(db: Queryable, idOrPrefix: string): Promise<ApiKeyView> {
+  const hash = looksLikeSecret(idOrPrefix) ? hashSecret(idOrPrefix) : "";
   const rows = await db.sql<KeyRow>`
     UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
-     WHERE id = ${idOrPrefix} OR prefix = ${idOrPrefix}
+     WHERE id = ${idOrPrefix} OR prefix = ${idOrPrefix} OR secret_hash = ${hash}
     RETURNING id, prefix, name, scopes, audience, expires_at, revoked_at, last_used_at, created_at`;
   const row = rows[0];
-  if (!row) throw notFound(`key "${idOrPrefix}"`);
+  // Never echo a secret back, even one that matches nothing.
+  if (!row) throw hash === "" ? notFound(`key "${idOrPrefix}"`) : notFound("a key with this secret");
   return toView(row);
 }

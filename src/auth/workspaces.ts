@@ -14,7 +14,7 @@ export async function createWorkspace(db: Queryable, slug: string, credits: numb
     ON CONFLICT (slug) DO NOTHING
     RETURNING id, slug, credits`;
   const created = rows[0];
-  if (!created) throw new ApiError("validation_error", 422, `workspace "${slug}" already exists`);
+  if (!created) throw new ApiError("already_exists", 409, `workspace "${slug}" already exists`);
   return created;
 }
 
@@ -23,6 +23,14 @@ export async function findWorkspace(db: Queryable, slug: string): Promise<Worksp
   const found = rows[0];
   if (!found) throw notFound(`workspace "${slug}"`);
   return found;
+}
+
+/** Every workspace with its credits and live facts, by slug. */
+export async function listWorkspaces(db: Queryable): Promise<(Workspace & { live_facts: number })[]> {
+  return db.sql<Workspace & { live_facts: number }>`
+    SELECT w.id, w.slug, w.credits,
+           (SELECT count(*)::int FROM facts f WHERE f.workspace_id = w.id AND f.superseded_by IS NULL) AS live_facts
+      FROM workspaces w ORDER BY w.slug`;
 }
 
 export async function countWorkspaces(db: Queryable): Promise<number> {
@@ -42,6 +50,12 @@ export async function changeCredits(db: Queryable, slug: string, mode: "set" | "
   if (updated) return updated;
   await findWorkspace(db, slug);
   throw new ApiError("validation_error", 422, "credits cannot go below zero");
+}
+
+export async function listTeamMembers(db: Queryable, slug: string): Promise<string[]> {
+  const workspace = await findWorkspace(db, slug);
+  const rows = await db.sql<{ name: string }>`SELECT name FROM team_members WHERE workspace_id = ${workspace.id} ORDER BY name_key`;
+  return rows.map((r) => r.name);
 }
 
 export async function addTeamMember(db: Queryable, slug: string, name: string): Promise<{ workspace: string; name: string }> {

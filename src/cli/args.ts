@@ -57,26 +57,3 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     version: parsed.values.version === true,
   };
 }
-
-export const USAGE = `memoryd — workspace memory service for AI agents
-
-Usage:
-  memoryd serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR | --database-url URL]
-  memoryd migrate
-  memoryd workspaces create SLUG [--credits N] [--json]
-  memoryd keys create --workspace SLUG --name NAME --scopes memory.read,memory.write,answers.write
-                      [--audience internal|external] [--expires-at ISO8601] [--json]
-  memoryd keys list --workspace SLUG [--json]
-  memoryd keys revoke KEY_ID_OR_PREFIX
-  memoryd credits set|add SLUG N
-  memoryd credits show SLUG
-  memoryd team add SLUG "Person Name"
-  memoryd facts pin|unpin FACT_ID
-  memoryd facts import FILE.jsonl --workspace SLUG   (progress bar on a terminal)
-  memoryd facts export --workspace SLUG              (JSONL on stdout)
-  memoryd facts reclaim --workspace SLUG [--dry-run] (restore facts wrongly superseded by older rules)
-  memoryd end-users forget SLUG USER_ID
-  memoryd --help | --version
-
-Every command accepts --data-dir DIR or --database-url URL (env MEMORYD_DATA_DIR, DATABASE_URL).
-`;

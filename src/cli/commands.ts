@@ -1,5 +1,5 @@
 import { createKey, listKeys, revokeKey } from "../auth/keys";
-import { addTeamMember, changeCredits, createWorkspace, findWorkspace } from "../auth/workspaces";
+import { addTeamMember, changeCredits, createWorkspace, findWorkspace, listTeamMembers, listWorkspaces } from "../auth/workspaces";
 import { migrate } from "../db/migrate";
 import { openDatabase } from "../db/open";
 import { createLogger } from "../log";
@@ -55,6 +55,13 @@ const workspacesCreate: Command = (args, config, io) =>
     const workspace = await createWorkspace(db, slug, credits);
     if (args.json) io.out(JSON.stringify({ id: workspace.id, slug: workspace.slug, credits: workspace.credits }));
     else io.out(`created workspace ${workspace.slug} (${workspace.credits} credits)`);
+  });
+
+const workspacesList: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspaces = await listWorkspaces(db);
+    if (args.json) io.out(JSON.stringify({ workspaces }));
+    else for (const w of workspaces) io.out(`${w.slug}  ${w.credits} credits  ${w.live_facts} live facts  ${w.id}`);
   });
 
 const keysCreate: Command = (args, config, io) =>
@@ -128,11 +135,20 @@ const teamAdd: Command = (args, config, io) =>
     else io.out(`added ${member.name} to the team of ${member.workspace}`);
   });
 
+const teamList: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const slug = positional(args, 2, "SLUG");
+    const members = await listTeamMembers(db, slug);
+    if (args.json) io.out(JSON.stringify({ workspace: slug, members }));
+    else for (const name of members) io.out(name);
+  });
+
 /** `group action` (or a lone verb) -> handler. */
 export const COMMANDS: Record<string, Command> = {
   serve,
   migrate: migrateCommand,
   "workspaces create": workspacesCreate,
+  "workspaces list": workspacesList,
   "keys create": keysCreate,
   "keys list": keysList,
   "keys revoke": keysRevoke,
@@ -140,6 +156,7 @@ export const COMMANDS: Record<string, Command> = {
   "credits add": credits("add"),
   "credits show": creditsShow,
   "team add": teamAdd,
+  "team list": teamList,
   ...MEMORY_COMMANDS,
 };
 

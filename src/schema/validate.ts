@@ -1,6 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { Value } from "@sinclair/typebox/value";
+import { Value, type ValueError } from "@sinclair/typebox/value";
 import { ApiError } from "../errors";
 import type { FieldIssue } from "./errors";
 
@@ -22,6 +22,21 @@ function fieldName(pointer: string, fallback: string): string {
   return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), "");
 }
 
+/** The literal values a union of string literals allows, or undefined for any other schema. */
+export function allowedValues(schema: TSchema): string[] | undefined {
+  const anyOf = (schema as { anyOf?: { const?: unknown }[] }).anyOf;
+  if (!anyOf || anyOf.length === 0 || !anyOf.every((s) => typeof s.const === "string")) return undefined;
+  return anyOf.map((s) => String(s.const));
+}
+
+/** One validation failure in words: enums list what they allow instead of "Expected union value". */
+export function describeIssue(error: ValueError): string {
+  const allowed = allowedValues(error.schema);
+  if (allowed) return `${typeof error.value === "string" ? `"${error.value}" is not allowed; ` : ""}expected one of ${allowed.join(", ")}`;
+  const expected = error.schema.description;
+  return expected === undefined ? error.message : `${error.message}; expected ${expected}`;
+}
+
 /**
  * Validates input against a schema with its defaults applied; unknown fields are dropped.
  * Failure is a 422 `validation_error` whose details list every offending field.
@@ -36,8 +51,7 @@ export function parseInput<T extends TSchema>(schema: T, input: unknown, what = 
     const path = fieldName(error.path, what);
     if (seen.has(path)) continue;
     seen.add(path);
-    const expected = error.schema.description;
-    fields.push({ path, reason: expected === undefined ? error.message : `${error.message}; expected ${expected}` });
+    fields.push({ path, reason: describeIssue(error) });
   }
   const names = fields.map((f) => f.path).join(", ");
   throw new ApiError("validation_error", 422, `invalid ${names}: ${fields[0]?.reason ?? "invalid value"}`, { fields });

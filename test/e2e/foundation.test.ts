@@ -699,8 +699,11 @@ for (const kind of KINDS) {
       const target = await freshTarget(kind);
       const workspace = slug("exp");
       await createWorkspace(target, workspace);
-      const past = await createKey(target, workspace, ["--expires-at", new Date(Date.now() - 60_000).toISOString()]);
+      // A key cannot be created already expired (keys create refuses a past --expires-at): let one lapse.
+      const expiresAt = Date.now() + 2_000;
+      const past = await createKey(target, workspace, ["--expires-at", new Date(expiresAt).toISOString()]);
       const future = await createKey(target, workspace, ["--expires-at", new Date(Date.now() + 3_600_000).toISOString()]);
+      await Bun.sleep(Math.max(0, expiresAt - Date.now() + 200));
       const server = await serveOn(target);
       expect(server.secret).toBeUndefined(); // the database was not empty
       expectErrorEnvelope(await whoami(server, past.secret), 401, "api_key_expired");
