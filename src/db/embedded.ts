@@ -1,7 +1,7 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PGlite, types, type Transaction as PGliteTransaction } from "@electric-sql/pglite";
-import { ApiError } from "../errors";
+import { lockDataDir } from "./data-dir-lock";
 import { loadEmbeddedAssets } from "./embedded-assets";
 import { flatten } from "./fragment";
 import type { Db, Sql, Transaction } from "./types";
@@ -21,45 +21,6 @@ function wrap(runner: Runner): Sql {
     const result = await runner.query(toQuery(flat.strings), flat.values);
     return result.rows as never;
   }) as Sql;
-}
-
-/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * PGlite is a single-process database: two processes on one data dir would corrupt it. A lock
- * file holding our pid keeps a second process out; a lock left by a dead process is taken over.
- */
-function lockDataDir(dataDir: string): () => void {
-  const lockPath = join(dataDir, "memoryd.lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lockPath, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const holder = Number.parseInt(readFileSync(lockPath, "utf8"), 10);
-      if (Number.isFinite(holder) && holder !== process.pid && processAlive(holder)) {
-        throw new ApiError(
-          "data_dir_locked",
-          500,
-          `data directory ${dataDir} is in use by another memoryd process (pid ${holder}); ` +
-            "stop it, or use DATABASE_URL to share a PostgreSQL database between instances",
-        );
-      }
-      rmSync(lockPath, { force: true });
-    }
-  }
-  throw new Error(`could not lock data directory ${dataDir}`);
 }
 
 export interface EmbeddedOptions {

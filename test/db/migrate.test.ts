@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openEmbedded } from "../../src/db/embedded";
 import { migrate } from "../../src/db/migrate";
@@ -63,18 +63,34 @@ if (DB_KINDS.includes("postgres")) {
   }, 60_000);
 }
 
-test("[embedded] the data dir admits one process; the lock is released on close", async () => {
+test("[embedded] the data dir admits one process, across pid namespaces; the lock is released on close", async () => {
   const dir = mkdtempSync(join(tmpdir(), "memoryd-lock-"));
   const lockPath = join(dir, "memoryd.lock");
+  const owner = (value: Record<string, unknown>, ageMs = 0): void => {
+    mkdirSync(lockPath, { recursive: true });
+    writeFileSync(join(dir, "memoryd.owner.json"), JSON.stringify(value));
+    const when = new Date(Date.now() - ageMs);
+    utimesSync(lockPath, when, when);
+  };
   const first = await openEmbedded(dir, { template: await embeddedTestTemplate() });
-  expect(await Bun.file(lockPath).text()).toBe(String(process.pid));
+  expect(JSON.parse(readFileSync(join(dir, "memoryd.owner.json"), "utf8"))).toMatchObject({ pid: process.pid, hostname: hostname() });
   await first.close();
   expect(existsSync(lockPath)).toBe(false);
-  // A lock naming a live process (the test runner's parent) keeps others out, with a clear reason.
-  await Bun.write(lockPath, String(process.ppid));
-  await expect(openEmbedded(dir)).rejects.toThrow(/in use by another memoryd process/);
-  // A lock left by a dead process is taken over.
-  await Bun.write(lockPath, "999999");
+  expect(existsSync(join(dir, "memoryd.owner.json"))).toBe(false);
+
+  // A live process on this host keeps others out, with a clear reason.
+  owner({ pid: process.ppid, hostname: hostname() });
+  await expect(openEmbedded(dir)).rejects.toThrow(/in use by another memoryd process \(pid \d+ on /);
+  // Another container on the same volume, whose memoryd has our pid (both pid 1): still kept out.
+  owner({ pid: process.pid, hostname: "another-container" });
+  await expect(openEmbedded(dir)).rejects.toThrow(/on another-container/);
+  // ... until it stops refreshing the lock: a lock untouched for 10 s is taken over.
+  owner({ pid: process.pid, hostname: "another-container" }, 30_000);
+  const afterStale = await openEmbedded(dir);
+  await afterStale.close();
+  // A lock left by a dead process on this host is taken over at once.
+  owner({ pid: 999_999, hostname: hostname() });
   const reopened = await openEmbedded(dir);
   await reopened.close();
+  rmSync(dir, { recursive: true, force: true });
 }, 60_000);

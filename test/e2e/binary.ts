@@ -9,7 +9,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
-import { processAlive } from "../../src/db/embedded";
+import { processAlive } from "../../src/db/data-dir-lock";
 
 export const REPO_ROOT = resolve(import.meta.dir, "../..");
 export const BINARY = join(REPO_ROOT, "dist", "memoryd");

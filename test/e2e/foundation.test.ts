@@ -877,7 +877,7 @@ for (const kind of KINDS) {
         // the running server is unharmed and still holds the directory
         await waitReady(server.url);
         expect((await whoami(server, secret)).status).toBe(200);
-        expect(readFileSync(join(target.dataDir ?? "", "memoryd.lock"), "utf8").trim()).toBe(String(server.proc.pid));
+        expect(JSON.parse(readFileSync(join(target.dataDir ?? "", "memoryd.owner.json"), "utf8")).pid).toBe(server.proc.pid);
         await stopCleanly(server);
 
         // once it stopped, the directory is free, and nothing the intruders tried happened
