@@ -1,4 +1,5 @@
 import { redactUrlCredentials } from "./redact";
+import type { ErrorEnvelope } from "./schema/errors";
 
 /** Every failure the service reports, in the one shape the wire knows. */
 export type ErrorCode =
@@ -17,12 +18,11 @@ export type ErrorCode =
   | "forbidden_origin"
   | "data_dir_locked"
   | "already_exists"
+  | "shutting_down"
+  | "database_unavailable"
   | "internal_error";
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
-}
-
+/** The one error type; `toResponse` is the one place an error becomes a wire response. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -44,7 +44,7 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 
-  toBody(): ErrorBody {
+  toBody(): ErrorEnvelope {
     return {
       error: {
         code: this.code,

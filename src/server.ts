@@ -10,7 +10,7 @@ import type { Config } from "./config";
 import { refreshStatistics } from "./db/maintenance";
 import { migrate } from "./db/migrate";
 import type { Db } from "./db/types";
-import { MAX_BODY_BYTES } from "./http/context";
+import { MAX_BODY_BYTES } from "./http/body";
 import type { Logger } from "./log";
 import { pruneTombstones } from "./memory/changes";
 import { FactIndexes } from "./memory/index/registry";

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
-import { authorize, ok, readJsonBody } from "../src/http/context";
+import { readJsonBody } from "../src/http/body";
+import { ok } from "../src/http/pipeline";
 import { parseInput } from "../src/schema/validate";
 import { awayFromWindowEdge, call, makeKey, testApp } from "./helpers/app";
 import { describeEachDb } from "./helpers/databases";
@@ -15,11 +16,10 @@ describeEachDb("request pipeline", (get) => {
   /** The real app plus one probe route written exactly like a feature route. */
   const app = () =>
     testApp(get().db)
-      .post("/v1/probe", async (ctx) => {
-        await authorize(get().db, ctx, "memory.read");
-        const input = parseInput(Probe, await readJsonBody(ctx.request));
-        return ok(ctx, input, 202);
-      }, { parse: "none" })
+      .post("/v1/probe", async ({ request, set }) => ok(set, parseInput(Probe, await readJsonBody(request)), 202), {
+        auth: "memory.read",
+        parse: "none",
+      })
       .get("/v1/boom", () => {
         throw new Error("secret internals: password=hunter2");
       });

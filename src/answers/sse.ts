@@ -1,3 +1,4 @@
+import { ApiError, internalError } from "../errors";
 import type { FactIndexes } from "../memory/index/registry";
 import { sourcesFor } from "./service";
 import type { RunRow } from "./store";
@@ -50,12 +51,11 @@ export function answerEventStream(engine: AnswerEngine, index: FactIndexes, run:
           } else if (outcome.status === "failed") {
             send("answer.failed", { error: { code: outcome.code, message: outcome.message } });
           } else {
-            send("answer.failed", {
-              error: { code: "shutting_down", message: "this instance is shutting down; the answer will be completed by another instance, poll GET /v1/answers/" + run.id },
-            });
+            const handedOver = `this instance is shutting down; the answer will be completed by another instance, poll GET /v1/answers/${run.id}`;
+            send("answer.failed", new ApiError("shutting_down", 503, handedOver).toBody());
           }
         })
-        .catch(() => send("answer.failed", { error: { code: "internal_error", message: "the run failed unexpectedly; ask again" } }))
+        .catch(() => send("answer.failed", internalError().toBody()))
         .finally(() => {
           send("done", { ok: true });
           clearInterval(keepAlive);

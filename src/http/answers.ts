@@ -6,23 +6,24 @@ import type { Db } from "../db/types";
 import type { FactIndexes } from "../memory/index/registry";
 import { AnswerRequest, GetAnswerParams, GetAnswerQuery, IdempotencyKey } from "../schema/answers";
 import { parseInput } from "../schema/validate";
-import { authorize, ok, readJsonBody } from "./context";
+import { readJsonBody } from "./body";
+import { ok, type RequestPipeline } from "./pipeline";
 
 /** 4.4 and 4.5: streamed or queued answers, and polling. */
-export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerEngine }) {
+export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerEngine; pipeline: RequestPipeline }) {
   const { db, index, engine } = deps;
   return new Elysia({ name: "answers" })
+    .use(deps.pipeline)
     .post(
       "/v1/answers",
-      async (ctx) => {
-        const auth = await authorize(db, ctx, "answers.write");
-        const input = parseInput(AnswerRequest, await readJsonBody(ctx.request));
+      async ({ auth, request, set }) => {
+        const input = parseInput(AnswerRequest, await readJsonBody(request));
         const service = { db, index, auth, channel: "rest" as const, engine };
         if (!input.stream) {
-          const header = ctx.request.headers.get("idempotency-key");
+          const header = request.headers.get("idempotency-key");
           const idempotencyKey = header === null ? undefined : parseInput(IdempotencyKey, header, "Idempotency-Key");
           const { run } = await createAnswer(service, input, { mode: "queued", idempotencyKey });
-          return ok(ctx, { answer_id: run.id, status: "queued" as const }, 202);
+          return ok(set, { answer_id: run.id, status: "queued" as const }, 202);
         }
         const { run } = await createAnswer(service, input, { mode: "stream" });
         return new Response(answerEventStream(engine, index, run), {
@@ -30,12 +31,15 @@ export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerE
           headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" },
         });
       },
-      { parse: "none" },
+      { auth: "answers.write", parse: "none" },
     )
-    .get("/v1/answers/:answer_id", async (ctx) => {
-      const auth = await authorize(db, ctx, "answers.write");
-      const { answer_id: answerId } = parseInput(GetAnswerParams, ctx.params, "path");
-      const query = parseInput(GetAnswerQuery, ctx.query, "query");
-      return ok(ctx, await getAnswer({ db, index, auth, channel: "rest" }, answerId, query.include === "sources"));
-    });
+    .get(
+      "/v1/answers/:answer_id",
+      async ({ auth, params, query, set }) => {
+        const { answer_id: answerId } = parseInput(GetAnswerParams, params, "path");
+        const { include } = parseInput(GetAnswerQuery, query, "query");
+        return ok(set, await getAnswer({ db, index, auth, channel: "rest" }, answerId, include === "sources"));
+      },
+      { auth: "answers.write" },
+    );
 }

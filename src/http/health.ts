@@ -1,21 +1,19 @@
 import { Elysia } from "elysia";
 import type { Db } from "../db/types";
+import { ApiError } from "../errors";
 
 /** Probes for load balancers and orchestrators; they need no key. */
 export function healthRoutes(deps: { db: Db; isAccepting?: () => boolean }) {
   return new Elysia({ name: "health" })
     .get("/healthz", () => ({ data: { status: "ok" } }))
     .get("/readyz", async ({ set }) => {
-      if (deps.isAccepting && !deps.isAccepting()) {
-        set.status = 503;
-        return { error: { code: "shutting_down", message: "instance is shutting down" } };
-      }
+      if (deps.isAccepting && !deps.isAccepting()) throw new ApiError("shutting_down", 503, "instance is shutting down");
       try {
         await deps.db.sql`SELECT 1`;
-        return { data: { status: "ready", database: deps.db.kind } };
       } catch {
-        set.status = 503;
-        return { error: { code: "database_unavailable", message: "database is not reachable" } };
+        throw new ApiError("database_unavailable", 503, "database is not reachable");
       }
+      set.status = 200;
+      return { data: { status: "ready", database: deps.db.kind } };
     });
 }

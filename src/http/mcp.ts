@@ -18,7 +18,8 @@ import type { FactIndexes } from "../memory/index/registry";
 import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
 import { findTool, toolsFor, type ToolContext } from "../mcp/tools";
-import { authorize, MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBodyText, type HttpContext } from "./context";
+import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBodyText } from "./body";
+import type { RequestPipeline } from "./pipeline";
 
 /** Answered to a client whose requested protocol version we do not speak. */
 const PREFERRED_PROTOCOL_VERSION = "2025-06-18";
@@ -89,12 +90,8 @@ function preferProtocolVersion(message: unknown): void {
   }
 }
 
-async function handleMcp(deps: McpDeps, ctx: HttpContext): Promise<Response> {
-  if (!originAllowed(ctx.request, deps.config)) {
-    throw new ApiError("forbidden_origin", 403, "requests from this Origin are not allowed (DNS-rebinding protection)");
-  }
-  const auth = await authorize(deps.db, ctx, null);
-  const text = await readBodyText(ctx.request);
+async function handleMcp(deps: McpDeps, request: Request, auth: AuthContext): Promise<Response> {
+  const text = await readBodyText(request);
   let parsedBody: unknown;
   try {
     parsedBody = parseJsonBody(text);
@@ -116,7 +113,7 @@ async function handleMcp(deps: McpDeps, ctx: HttpContext): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   const server = buildServer(deps, auth);
   await server.connect(transport);
-  const forwarded = new Request(ctx.request.url, { method: "POST", headers: ctx.request.headers, body: text });
+  const forwarded = new Request(request.url, { method: "POST", headers: request.headers, body: text });
   const response = await transport.handleRequest(forwarded, parsedBody === undefined ? {} : { parsedBody });
   // The JSON response is complete once returned; closing frees the per-request server.
   void server.close();
@@ -124,14 +121,21 @@ async function handleMcp(deps: McpDeps, ctx: HttpContext): Promise<Response> {
 }
 
 /** 4.6: POST only; GET and DELETE are 405 with `Allow: POST`. */
-export function mcpRoutes(deps: McpDeps) {
+export function mcpRoutes(deps: McpDeps & { pipeline: RequestPipeline }) {
   const notAllowed = (): never => {
     throw new ApiError("method_not_allowed", 405, "the tool server accepts POST only (stateless Streamable HTTP)", undefined, {
       allow: "POST",
     });
   };
   return new Elysia({ name: "mcp" })
-    .post("/v1/mcp", (ctx) => handleMcp(deps, ctx), { parse: "none" })
+    .use(deps.pipeline)
+    // The Origin check comes before authentication: a page from a foreign origin learns nothing.
+    .onTransform(({ request }) => {
+      if (request.method === "POST" && !originAllowed(request, deps.config)) {
+        throw new ApiError("forbidden_origin", 403, "requests from this Origin are not allowed (DNS-rebinding protection)");
+      }
+    })
+    .post("/v1/mcp", ({ auth, request }) => handleMcp(deps, request, auth), { auth: "any-scope", parse: "none" })
     .get("/v1/mcp", notAllowed)
     .delete("/v1/mcp", notAllowed);
 }

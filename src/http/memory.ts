@@ -6,37 +6,27 @@ import type { FactIndexes } from "../memory/index/registry";
 import { searchFacts } from "../memory/search";
 import { ContextRequest, SearchRequest, TeachRequest } from "../schema/memory";
 import { parseInput } from "../schema/validate";
-import { authorize, ok, readJsonBody } from "./context";
+import { readJsonBody } from "./body";
+import { ok, type RequestPipeline } from "./pipeline";
 
-/** 4.1-4.3: thin adapters: authorize, validate with the shared schema, call the service, wrap. */
-export function memoryRoutes(deps: { db: Db; index: FactIndexes }) {
+/** 4.1-4.3: thin adapters: the pipeline authorizes, the shared schema validates, the service answers. */
+export function memoryRoutes(deps: { db: Db; index: FactIndexes; pipeline: RequestPipeline }) {
   const { db, index } = deps;
   return new Elysia({ name: "memory" })
+    .use(deps.pipeline)
     .post(
       "/v1/memory/search",
-      async (ctx) => {
-        const auth = await authorize(db, ctx, "memory.read");
-        const input = parseInput(SearchRequest, await readJsonBody(ctx.request));
-        return ok(ctx, await searchFacts({ db, index, auth, channel: "rest" }, input));
-      },
-      { parse: "none" },
+      async ({ auth, request, set }) => ok(set, await searchFacts({ db, index, auth, channel: "rest" }, parseInput(SearchRequest, await readJsonBody(request)))),
+      { auth: "memory.read", parse: "none" },
     )
     .post(
       "/v1/memory/context",
-      async (ctx) => {
-        const auth = await authorize(db, ctx, "memory.read");
-        const input = parseInput(ContextRequest, await readJsonBody(ctx.request));
-        return ok(ctx, await buildContext({ db, index, auth, channel: "rest" }, input));
-      },
-      { parse: "none" },
+      async ({ auth, request, set }) => ok(set, await buildContext({ db, index, auth, channel: "rest" }, parseInput(ContextRequest, await readJsonBody(request)))),
+      { auth: "memory.read", parse: "none" },
     )
     .post(
       "/v1/memory/facts",
-      async (ctx) => {
-        const auth = await authorize(db, ctx, "memory.write");
-        const input = parseInput(TeachRequest, await readJsonBody(ctx.request));
-        return ok(ctx, await teachFacts({ db, index, auth, channel: "rest" }, input), 202);
-      },
-      { parse: "none" },
+      async ({ auth, request, set }) => ok(set, await teachFacts({ db, index, auth, channel: "rest" }, parseInput(TeachRequest, await readJsonBody(request))), 202),
+      { auth: "memory.write", parse: "none" },
     );
 }

@@ -1,9 +1,8 @@
 import { Elysia } from "elysia";
 import { whoami } from "../auth/whoami";
-import type { Db } from "../db/types";
-import { authorize, ok } from "./context";
+import { ok, type RequestPipeline } from "./pipeline";
 
 /** REST twin of the `whoami` tool: lets an operator check a key without an MCP client. */
-export function whoamiRoutes(deps: { db: Db }) {
-  return new Elysia({ name: "whoami" }).get("/v1/whoami", async (ctx) => ok(ctx, whoami(await authorize(deps.db, ctx, null))));
+export function whoamiRoutes(deps: { pipeline: RequestPipeline }) {
+  return new Elysia({ name: "whoami" }).use(deps.pipeline).get("/v1/whoami", ({ auth, set }) => ok(set, whoami(auth)), { auth: "any-scope" });
 }

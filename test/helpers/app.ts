@@ -40,13 +40,16 @@ export async function makeKey(
   options: { workspace?: string; scopes?: Scope[]; audience?: Audience; credits?: number; expiresAt?: string } = {},
 ): Promise<TestKey> {
   const workspace = options.workspace ?? (await createWorkspace(db, uniqueSlug(), options.credits ?? 1000)).slug;
+  // A key cannot be created already expired; a past expiry is the clock having moved on since.
+  const lapsed = options.expiresAt !== undefined && Date.parse(options.expiresAt) <= Date.now();
   const key = await createKey(db, "test", {
     workspace,
     name: "test key",
     scopes: options.scopes ?? [...ALL_SCOPES],
     audience: options.audience ?? "internal",
-    ...(options.expiresAt ? { expires_at: options.expiresAt } : {}),
+    ...(options.expiresAt && !lapsed ? { expires_at: options.expiresAt } : {}),
   });
+  if (lapsed) await db.sql`UPDATE api_keys SET expires_at = ${new Date(options.expiresAt ?? "")} WHERE id = ${key.id}`;
   return { workspace, secret: key.secret, id: key.id, prefix: key.prefix };
 }
 

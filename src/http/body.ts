@@ -1,43 +1,6 @@
-import type { Server } from "bun";
-import { authenticate, rateHeaders, requireScope, secretFromHeaders, type AuthContext } from "../auth/authenticate";
-import type { Db } from "../db/types";
 import { ApiError } from "../errors";
-import type { Scope } from "../schema/auth";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-type HeaderBag = Record<string, string | number>;
-
-/** The slice of Elysia's context the adapters use; kept structural so any route can pass its own. */
-export interface HttpContext {
-  request: Request;
-  server: Server<unknown> | null;
-  set: { headers: HeaderBag; status?: number | string };
-}
-
-/** Key prefixes of authenticated requests, for the request log line. */
-export const keyPrefixes = new WeakMap<Request, string>();
-
-export function clientAddress(request: Request, server: Server<unknown> | null): string {
-  return server?.requestIP(request)?.address ?? "local";
-}
-
-/**
- * Authenticates the caller, counts the request against its rate limit and checks the scope,
- * in that order; the rate-limit headers ride on whichever response follows.
- */
-export async function authorize(db: Db, ctx: HttpContext, scope: Scope | null): Promise<AuthContext> {
-  try {
-    const auth = await authenticate(db, secretFromHeaders(ctx.request.headers), clientAddress(ctx.request, ctx.server));
-    keyPrefixes.set(ctx.request, auth.keyPrefix);
-    Object.assign(ctx.set.headers, rateHeaders(auth.rate));
-    if (scope !== null) requireScope(auth, scope);
-    return auth;
-  } catch (error) {
-    if (error instanceof ApiError) Object.assign(ctx.set.headers, error.headers);
-    throw error;
-  }
-}
 
 /**
  * JSON nesting deeper than this is refused before parsing: no request shape goes past a few
@@ -103,10 +66,4 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 
 export function payloadTooLarge(): ApiError {
   return new ApiError("payload_too_large", 413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
-}
-
-/** The success envelope. */
-export function ok<T>(ctx: HttpContext, data: T, status = 200): { data: T } {
-  ctx.set.status = status;
-  return { data };
 }

@@ -1,0 +1,116 @@
+import type { Server } from "bun";
+import { Elysia } from "elysia";
+import { authenticate, rateHeaders, requireScope, secretFromHeaders, type AuthContext } from "../auth/authenticate";
+import type { Db } from "../db/types";
+import { ApiError, internalError } from "../errors";
+import type { Logger } from "../log";
+import type { Scope } from "../schema/auth";
+
+type HeaderBag = Record<string, string | number>;
+
+/** The slice of Elysia's context authentication needs. */
+interface AuthInput {
+  request: Request;
+  server: Server<unknown> | null;
+  set: { headers: HeaderBag };
+}
+
+/** A caller's own request id is echoed (and logged) when it is safe to; otherwise one is made up. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given !== null && SANE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
+export function clientAddress(request: Request, server: Server<unknown> | null): string {
+  return server?.requestIP(request)?.address ?? "local";
+}
+
+/**
+ * Authenticates the caller, counts the request against its rate limit and checks the scope,
+ * in that order; the rate-limit headers (or the 401/429's own) ride on whichever response follows.
+ */
+async function authorize(db: Db, ctx: AuthInput, scope: Scope | null): Promise<AuthContext> {
+  try {
+    const auth = await authenticate(db, secretFromHeaders(ctx.request.headers), clientAddress(ctx.request, ctx.server));
+    Object.assign(ctx.set.headers, rateHeaders(auth.rate));
+    if (scope !== null) requireScope(auth, scope);
+    return auth;
+  } catch (error) {
+    if (error instanceof ApiError) Object.assign(ctx.set.headers, error.headers);
+    throw error;
+  }
+}
+
+/** What a route's `auth` option asks for: a scope, or any valid key. */
+export type RouteAuth = Scope | "any-scope";
+
+/**
+ * The one request pipeline every feature plugin uses (Elysia's named-plugin pattern: registered
+ * once, whatever the number of `.use`). Per request: an id (`x-request-id`) and a start time;
+ * per route, declared as `{ auth: "memory.read" }`: authentication, rate limit and scope, whose
+ * result handlers receive as `auth`; every error mapped to the envelope by `ApiError` in one
+ * place; one JSON log line after each response; and a 404 in the envelope for unknown routes.
+ */
+export function requestPipeline(deps: { db: Db; log: Logger }) {
+  return new Elysia({ name: "request-pipeline" })
+    .derive({ as: "global" }, ({ request, set }) => {
+      const requestId = requestIdOf(request);
+      set.headers["x-request-id"] = requestId;
+      return { requestId, startedAt: performance.now() };
+    })
+    .macro({
+      auth: (required: RouteAuth) => ({
+        async resolve({ request, server, set }) {
+          return { auth: await authorize(deps.db, { request, server, set }, required === "any-scope" ? null : required) };
+        },
+      }),
+    })
+    .onError({ as: "global" }, ({ code, error, request, set }) => {
+      const apiError =
+        error instanceof ApiError
+          ? error
+          : code === "NOT_FOUND"
+            ? new ApiError("not_found", 404, `no route ${request.method} ${new URL(request.url).pathname}`)
+            : code === "PARSE"
+              ? new ApiError("validation_error", 400, "request body is not valid JSON")
+              : null;
+      if (apiError === null) {
+        deps.log.error("unexpected error", {
+          request_id: set.headers["x-request-id"],
+          error: error instanceof Error ? error.message : String(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        });
+      }
+      const failure = apiError ?? internalError();
+      set.status = failure.status;
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(set.headers)) if (value !== undefined) headers[name] = String(value);
+      return failure.toResponse(headers);
+    })
+    .onAfterResponse({ as: "global" }, (ctx) => {
+      const { request, set, route } = ctx;
+      const startedAt = "startedAt" in ctx && typeof ctx.startedAt === "number" ? ctx.startedAt : undefined;
+      const auth = "auth" in ctx ? (ctx.auth as AuthContext | undefined) : undefined;
+      deps.log.info("request", {
+        request_id: set.headers["x-request-id"],
+        method: request.method,
+        route: route && route !== "/*" ? route : new URL(request.url).pathname,
+        status: typeof set.status === "number" ? set.status : 200,
+        duration_ms: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 100) / 100,
+        key_prefix: auth?.keyPrefix,
+      });
+    })
+    .all("/*", ({ request }): never => {
+      throw new ApiError("not_found", 404, `no route ${request.method} ${new URL(request.url).pathname}`);
+    });
+}
+
+export type RequestPipeline = ReturnType<typeof requestPipeline>;
+
+/** The success envelope, with the route's status. */
+export function ok<T>(set: { status?: number | string }, data: T, status = 200): { data: T } {
+  set.status = status;
+  return { data };
+}
