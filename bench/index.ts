@@ -36,7 +36,7 @@ import { FactIndex, type IndexedFact } from "../src/memory/index/fact-index";
 import { FactIndexes } from "../src/memory/index/registry";
 import { searchFacts } from "../src/memory/search";
 import { ALL_SCOPES } from "../src/schema/auth";
-import type { ServiceContext } from "../src/service";
+import { callerOf, type ServiceContext } from "../src/service";
 import { percentiles, type Percentiles } from "./support/loadgen";
 import { DATABASES, prepareDatabase, type PreparedDatabase } from "./support/layout";
 import { makeCast, makeQueries } from "./support/synth";
@@ -88,7 +88,7 @@ function contextFor(db: Db, indexes: FactIndexes, workspaceId: string, seq: numb
     rate: { limit: 120, remaining: 120, reset: 0 },
     factSeq: seq,
   };
-  return { db, index: indexes, auth, channel: "rest" };
+  return { db, index: indexes, caller: callerOf(auth, "rest") };
 }
 
 async function measure(db: Db, workspace: string, workspaceId: string, seed: string, source: string, latency: boolean, url?: string): Promise<Row> {

@@ -21,7 +21,7 @@ import type { Db } from "../src/db/types";
 import { FactIndexes } from "../src/memory/index/registry";
 import { searchFacts } from "../src/memory/search";
 import { ALL_SCOPES } from "../src/schema/auth";
-import type { ServiceContext } from "../src/service";
+import { callerOf, type ServiceContext } from "../src/service";
 import { Bm25, ENGLISH_STOP_WORDS } from "./lib/bm25";
 import { openBenchDatabase } from "./lib/database";
 import { factText, loadLocomo, type Conversation } from "./lib/locomo-data";
@@ -102,7 +102,7 @@ async function teachConversation(ctx: ServiceContext, conv: Conversation): Promi
   }
   const rows = await ctx.db.sql<{ id: string; text: string; normalized: string; live: boolean }>`
     SELECT id, text, normalized, superseded_by IS NULL AS live FROM facts
-     WHERE workspace_id = ${ctx.auth.workspaceId} ORDER BY id`;
+     WHERE workspace_id = ${ctx.caller.workspaceId} ORDER BY id`;
   const byText = new Map<string, { id: string; live: boolean }>();
   const byNormalized = new Map<string, { id: string; live: boolean }>();
   for (const row of rows) {
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
     for (const conv of conversations) {
       const auth = await freshWorkspace(bench.db, conv.sampleId);
       // factSeq null: every search asks the database for the workspace's sequence (as the worker does).
-      const ctx: ServiceContext = { db: bench.db, index: new FactIndexes(bench.db, 256 * 1024 * 1024), auth: { ...auth, factSeq: null }, channel: "rest" };
+      const ctx: ServiceContext = { db: bench.db, index: new FactIndexes(bench.db, 256 * 1024 * 1024), caller: callerOf({ ...auth, factSeq: null }, "rest") };
       const teachStart = performance.now();
       const { stats, diaOfFact } = await teachConversation(ctx, conv);
       teachMs += performance.now() - teachStart;

@@ -4,6 +4,7 @@
  * with the offline local provider, one run at a time, and reads created_at -> started_at from the
  * answers table. Usage: BENCH_DATABASE_URL=postgres://… bun bench/pickup.ts [--runs 50]
  */
+import { callerOf } from "../src/service";
 import { FactIndexes } from "../src/memory/index/registry";
 import { AnswerEngine } from "../src/answers/engine";
 import { createAnswer, waitForAnswer } from "../src/answers/service";
@@ -34,7 +35,7 @@ try {
   await createWorkspace(db, "pickup", 1_000_000);
   const key = await createKey(db, "test", { workspace: "pickup", name: "bench", scopes: [...ALL_SCOPES], audience: "internal" });
   const auth = await authenticate(db, key.secret, "bench");
-  const ctx = { db, index, auth, channel: "rest" as const, engine };
+  const ctx = { db, index, caller: callerOf(auth, "rest"), engine };
   const waits: number[] = [];
   for (let i = 0; i < runs; i++) {
     const { run } = await createAnswer(ctx, { input: `question ${i}`, agent_slug: "main" }, { mode: "queued" });

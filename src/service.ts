@@ -1,15 +1,36 @@
 import type { AuthContext } from "./auth/authenticate";
 import type { Db } from "./db/types";
 import type { FactIndexes } from "./memory/index/registry";
-import type { Channel } from "./memory/visibility";
+import type { Audience } from "./schema/auth";
+
+/** Where a call comes in: the tool server narrows what external keys receive; the worker is a run. */
+export type Channel = "rest" | "mcp" | "worker";
+
+/** Who is calling, as much as a service function needs to know and no more. */
+export interface Caller {
+  workspaceId: string;
+  /** The key that asked (for an answer run: the key that created it). */
+  keyId: string;
+  audience: Audience;
+  channel: Channel;
+  /**
+   * The workspace's fact change sequence as of authentication (null: unknown, ask the database).
+   * A search index at or past it has every write committed before this request began.
+   */
+  factSeq: number | null;
+}
+
+/** The caller an authenticated request is. */
+export function callerOf(auth: AuthContext, channel: Channel): Caller {
+  return { workspaceId: auth.workspaceId, keyId: auth.keyId, audience: auth.audience, channel, factSeq: auth.factSeq };
+}
 
 /**
  * What every service function gets besides its input: the database, the process's search
- * indexes, who is calling and through which door. REST routes and MCP tools build one per request.
+ * indexes and the caller. REST routes, MCP tools and answer runs each build one per call.
  */
 export interface ServiceContext {
   db: Db;
   index: FactIndexes;
-  auth: AuthContext;
-  channel: Channel;
+  caller: Caller;
 }

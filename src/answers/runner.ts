@@ -1,4 +1,3 @@
-import type { AuthContext } from "../auth/authenticate";
 import { captureFacts } from "../capture/pipeline";
 import { statementsIn } from "../capture/statements";
 import type { Db } from "../db/types";
@@ -7,7 +6,7 @@ import { buildContext } from "../memory/context";
 import type { FactIndexes } from "../memory/index/registry";
 import { searchFacts } from "../memory/search";
 import { ModelError, type ModelProvider, type RunTools, type Usage } from "../models/types";
-import type { ServiceContext } from "../service";
+import type { Caller, ServiceContext } from "../service";
 import { completeRun, conversationHistory, failRun, findAgent, renewLease, type RunRow } from "./store";
 
 /** Packet budget for a run's system prompt. */
@@ -31,18 +30,9 @@ export type RunOutcome =
   /** The lease was lost (shutdown released it, or another instance took over): not ours to finish. */
   | { status: "released" };
 
-/** The identity a run reads memory with: the workspace and audience of the key that asked. */
-function runAuth(run: RunRow): AuthContext {
-  return {
-    keyId: run.key_id,
-    keyName: "answer run",
-    keyPrefix: "",
-    workspaceId: run.workspace_id,
-    scopes: ["memory.read"],
-    audience: run.audience,
-    rate: { limit: 0, remaining: 0, reset: 0 },
-    factSeq: null,
-  };
+/** A run reads memory as the key that asked: its workspace and audience, through the worker's door. */
+function runCaller(run: RunRow): Caller {
+  return { workspaceId: run.workspace_id, keyId: run.key_id, audience: run.audience, channel: "worker", factSeq: null };
 }
 
 /**
@@ -87,7 +77,7 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
   const agent = await findAgent(deps.db, run.agent_slug);
   if (!agent) return { status: "failed", code: "agent_not_found", message: `agent "${run.agent_slug}" no longer exists` };
   const endUser = run.end_user_id === null ? undefined : { id: run.end_user_id, ...(run.end_user_name ? { name: run.end_user_name } : {}) };
-  const ctx: ServiceContext = { db: deps.db, index: deps.index, auth: runAuth(run), channel: "worker" };
+  const ctx: ServiceContext = { db: deps.db, index: deps.index, caller: runCaller(run) };
   try {
     const packet = await buildContext(ctx, { query: run.input, token_budget: RUN_CONTEXT_TOKENS, end_user: endUser });
     const history = await conversationHistory(deps.db, run, HISTORY_MESSAGES);

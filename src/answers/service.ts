@@ -66,7 +66,7 @@ export async function createAnswer(
   const outcome = await ctx.db.transaction(async (tx) => {
     if (options.idempotencyKey !== undefined) {
       const hash = requestHash(input);
-      const held = await claimIdempotencyKey(tx, ctx.auth.keyId, options.idempotencyKey, hash, answerId);
+      const held = await claimIdempotencyKey(tx, ctx.caller.keyId, options.idempotencyKey, hash, answerId);
       if (!held.fresh) {
         if (held.requestHash !== hash) {
           throw new ApiError("idempotency_key_reused", 409, "this Idempotency-Key was already used with a different request; use a fresh key for a new question");
@@ -74,15 +74,15 @@ export async function createAnswer(
         return { replayedId: held.answerId };
       }
     }
-    if ((await workspaceCredits(tx, ctx.auth.workspaceId)) <= 0) {
+    if ((await workspaceCredits(tx, ctx.caller.workspaceId)) <= 0) {
       throw new ApiError("out_of_credits", 402, "the workspace has no credits left; add credits to run answers");
     }
-    await ensureConversation(tx, ctx.auth.workspaceId, conversationId, endUserId);
+    await ensureConversation(tx, ctx.caller.workspaceId, conversationId, endUserId);
     const inserted = await insertRun(tx, {
       id: answerId,
-      workspaceId: ctx.auth.workspaceId,
-      keyId: ctx.auth.keyId,
-      audience: ctx.auth.audience,
+      workspaceId: ctx.caller.workspaceId,
+      keyId: ctx.caller.keyId,
+      audience: ctx.caller.audience,
       conversationId,
       agentSlug: input.agent_slug,
       input: input.input,
@@ -98,7 +98,7 @@ export async function createAnswer(
     return { replayedId: undefined };
   });
   const id = outcome.replayedId ?? answerId;
-  const run = await loadRun(ctx.db, ctx.auth.workspaceId, id);
+  const run = await loadRun(ctx.db, ctx.caller.workspaceId, id);
   // A replayed key whose answer was deleted since (end user forgotten) has nothing to return.
   if (!run) throw notFound(`answer "${id}" of this Idempotency-Key no longer exists; use a fresh key`);
   if (outcome.replayedId === undefined && options.mode === "queued") await ctx.engine.events.queued();
@@ -107,14 +107,14 @@ export async function createAnswer(
 
 /** 2.7 from a run row; sources only when asked for, filtered by what the caller may see. */
 export async function toAnswer(ctx: ServiceContext, run: RunRow, withSources: boolean): Promise<Answer> {
-  const v = visibilityFor(ctx.auth, ctx.channel, run.end_user_id);
+  const v = visibilityFor(ctx.caller, run.end_user_id);
   return {
     answer_id: run.id,
     status: run.status,
     output_text: run.status === "completed" ? run.output_text : "",
     conversation_id: run.conversation_id,
     usage: { input_tokens: run.input_tokens, output_tokens: run.output_tokens },
-    ...(withSources ? { sources: await sourcesFor(ctx.index, v, ctx.auth.factSeq, run.source_ids) } : {}),
+    ...(withSources ? { sources: await sourcesFor(ctx.index, v, ctx.caller.factSeq, run.source_ids) } : {}),
     ...(run.status === "failed" ? { error: { code: run.error_code ?? "internal_error", message: run.error_message ?? "the run failed" } } : {}),
   };
 }
@@ -140,8 +140,8 @@ export async function sourcesFor(indexes: FactIndexes, v: Visibility, knownSeq: 
  * Anything else is indistinguishable from a missing answer.
  */
 async function readableRun(ctx: ServiceContext, answerId: string): Promise<RunRow | undefined> {
-  const run = await loadRun(ctx.db, ctx.auth.workspaceId, answerId);
-  if (!run || (ctx.auth.audience === "external" && run.audience !== "external")) return undefined;
+  const run = await loadRun(ctx.db, ctx.caller.workspaceId, answerId);
+  if (!run || (ctx.caller.audience === "external" && run.audience !== "external")) return undefined;
   return run;
 }
 
@@ -163,7 +163,7 @@ export async function waitForAnswer(ctx: AnswersContext, answerId: string, timeo
   if (!run) throw notFound(`answer "${answerId}"`);
   if (!isFinal(run) && timeoutSeconds > 0) {
     await ctx.engine.events.waitFinished(answerId, timeoutSeconds * 1000, async () =>
-      isFinal(await loadRun(ctx.db, ctx.auth.workspaceId, answerId)),
+      isFinal(await loadRun(ctx.db, ctx.caller.workspaceId, answerId)),
     );
     run = await readableRun(ctx, answerId);
   }

@@ -6,7 +6,7 @@ import { captureFacts } from "./pipeline";
 export async function teachFacts(ctx: ServiceContext, input: TeachRequest): Promise<TeachResult> {
   const result = await captureFacts(
     ctx.db,
-    ctx.auth.workspaceId,
+    ctx.caller.workspaceId,
     input.facts.map((f) => ({ text: f.text, origin: "ingested" as const, endUser: input.end_user })),
   );
   return {

@@ -16,9 +16,9 @@ export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerE
     .use(deps.pipeline)
     .post(
       "/v1/answers",
-      async ({ auth, request, set }) => {
+      async ({ caller, request, set }) => {
         const input = parseInput(AnswerRequest, await readJsonBody(request));
-        const service = { db, index, auth, channel: "rest" as const, engine };
+        const service = { db, index, caller, engine };
         if (!input.stream) {
           const header = request.headers.get("idempotency-key");
           const idempotencyKey = header === null ? undefined : parseInput(IdempotencyKey, header, "Idempotency-Key");
@@ -35,10 +35,10 @@ export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerE
     )
     .get(
       "/v1/answers/:answer_id",
-      async ({ auth, params, query, set }) => {
+      async ({ caller, params, query, set }) => {
         const { answer_id: answerId } = parseInput(GetAnswerParams, params, "path");
         const { include } = parseInput(GetAnswerQuery, query, "query");
-        return ok(set, await getAnswer({ db, index, auth, channel: "rest" }, answerId, include === "sources"));
+        return ok(set, await getAnswer({ db, index, caller }, answerId, include === "sources"));
       },
       { auth: "answers.write" },
     );

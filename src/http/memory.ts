@@ -16,17 +16,17 @@ export function memoryRoutes(deps: { db: Db; index: FactIndexes; pipeline: Reque
     .use(deps.pipeline)
     .post(
       "/v1/memory/search",
-      async ({ auth, request, set }) => ok(set, await searchFacts({ db, index, auth, channel: "rest" }, parseInput(SearchRequest, await readJsonBody(request)))),
+      async ({ caller, request, set }) => ok(set, await searchFacts({ db, index, caller }, parseInput(SearchRequest, await readJsonBody(request)))),
       { auth: "memory.read", parse: "none" },
     )
     .post(
       "/v1/memory/context",
-      async ({ auth, request, set }) => ok(set, await buildContext({ db, index, auth, channel: "rest" }, parseInput(ContextRequest, await readJsonBody(request)))),
+      async ({ caller, request, set }) => ok(set, await buildContext({ db, index, caller }, parseInput(ContextRequest, await readJsonBody(request)))),
       { auth: "memory.read", parse: "none" },
     )
     .post(
       "/v1/memory/facts",
-      async ({ auth, request, set }) => ok(set, await teachFacts({ db, index, auth, channel: "rest" }, parseInput(TeachRequest, await readJsonBody(request))), 202),
+      async ({ caller, request, set }) => ok(set, await teachFacts({ db, index, caller }, parseInput(TeachRequest, await readJsonBody(request))), 202),
       { auth: "memory.write", parse: "none" },
     );
 }

@@ -5,6 +5,7 @@ import type { Db } from "../db/types";
 import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
 import type { Scope } from "../schema/auth";
+import { callerOf } from "../service";
 
 type HeaderBag = Record<string, string | number>;
 
@@ -50,7 +51,7 @@ export type RouteAuth = Scope | "any-scope";
  * The one request pipeline every feature plugin uses (Elysia's named-plugin pattern: registered
  * once, whatever the number of `.use`). Per request: an id (`x-request-id`) and a start time;
  * per route, declared as `{ auth: "memory.read" }`: authentication, rate limit and scope, whose
- * result handlers receive as `auth`; every error mapped to the envelope by `ApiError` in one
+ * result handlers receive as `auth` (the key) and `caller` (what service functions take); every error mapped to the envelope by `ApiError` in one
  * place; one JSON log line after each response; and a 404 in the envelope for unknown routes.
  */
 export function requestPipeline(deps: { db: Db; log: Logger }) {
@@ -63,7 +64,8 @@ export function requestPipeline(deps: { db: Db; log: Logger }) {
     .macro({
       auth: (required: RouteAuth) => ({
         async resolve({ request, server, set }) {
-          return { auth: await authorize(deps.db, { request, server, set }, required === "any-scope" ? null : required) };
+          const auth = await authorize(deps.db, { request, server, set }, required === "any-scope" ? null : required);
+          return { auth, caller: callerOf(auth, "rest") };
         },
       }),
     })

@@ -12,6 +12,7 @@ import type { Scope } from "../schema/auth";
 import { AskWorkerArgs, WaitForAnswerArgs } from "../schema/answers";
 import { ContextRequest, SearchRequest, TeachRequest } from "../schema/memory";
 import { parseInput } from "../schema/validate";
+import { callerOf } from "../service";
 import { Type } from "@sinclair/typebox";
 
 export interface ToolContext {
@@ -40,7 +41,7 @@ export interface ToolDefinition {
   call(ctx: ToolContext, args: unknown): Promise<object>;
 }
 
-const service = (ctx: ToolContext) => ({ db: ctx.db, index: ctx.index, auth: ctx.auth, channel: "mcp" as const, engine: ctx.engine });
+const service = (ctx: ToolContext) => ({ db: ctx.db, index: ctx.index, caller: callerOf(ctx.auth, "mcp"), engine: ctx.engine });
 
 /** The six tools, in one registry: name -> scope -> schema -> service function. */
 export const TOOLS: readonly ToolDefinition[] = [

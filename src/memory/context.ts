@@ -16,8 +16,8 @@ const retrievedLimit = (tokenBudget: number): number => Math.min(300, Math.max(2
  */
 export async function buildContext(ctx: ServiceContext, input: ContextRequest): Promise<ContextPacket> {
   const endUserId = input.end_user?.id ?? null;
-  const v = visibilityFor(ctx.auth, ctx.channel, endUserId);
-  const index = await ctx.index.read(v.workspaceId, ctx.auth.factSeq);
+  const v = visibilityFor(ctx.caller, endUserId);
+  const index = await ctx.index.read(v.workspaceId, ctx.caller.factSeq);
   const filter = readFilter(index, v);
   const plan = planQuery(index, input.query);
   const pinned = pinnedFacts(index, filter, MAX_PINNED);

@@ -5,8 +5,8 @@ import { visibilityFor } from "./visibility";
 
 /** 4.1: the facts most relevant to a query, no model in the path. */
 export async function searchFacts(ctx: ServiceContext, input: SearchRequest): Promise<SearchResult> {
-  const v = visibilityFor(ctx.auth, ctx.channel, input.end_user?.id ?? null);
-  const index = await ctx.index.read(v.workspaceId, ctx.auth.factSeq);
+  const v = visibilityFor(ctx.caller, input.end_user?.id ?? null);
+  const index = await ctx.index.read(v.workspaceId, ctx.caller.factSeq);
   const filter = readFilter(index, v);
   const plan = planQuery(index, input.query);
   // A query of only stop words or punctuation asks for nothing in particular: the latest facts

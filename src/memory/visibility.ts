@@ -1,10 +1,7 @@
-import type { AuthContext } from "../auth/authenticate";
 import { fragment, type Fragment } from "../db/fragment";
 import type { Audience } from "../schema/auth";
 import { EXTERNAL_MCP_KINDS, type FactKind } from "../schema/memory";
-
-/** Where a read comes from: the tool server narrows what external keys receive. */
-export type Channel = "rest" | "mcp" | "worker";
+import type { Caller } from "../service";
 
 /** Everything that decides which facts one call may see. */
 export interface Visibility {
@@ -16,12 +13,12 @@ export interface Visibility {
   kinds: readonly FactKind[] | null;
 }
 
-export function visibilityFor(auth: AuthContext, channel: Channel, endUserId: string | null): Visibility {
+export function visibilityFor(caller: Caller, endUserId: string | null): Visibility {
   return {
-    workspaceId: auth.workspaceId,
-    audience: auth.audience,
+    workspaceId: caller.workspaceId,
+    audience: caller.audience,
     endUserId,
-    kinds: auth.audience === "external" && channel === "mcp" ? EXTERNAL_MCP_KINDS : null,
+    kinds: caller.audience === "external" && caller.channel === "mcp" ? EXTERNAL_MCP_KINDS : null,
   };
 }
 

@@ -1,6 +1,5 @@
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import type { AuthContext } from "../../src/auth/authenticate";
 import { createWorkspace } from "../../src/auth/workspaces";
 import { insertFacts, markSuperseded, type NewFactRow } from "../../src/capture/store";
 import { nextFactSeq } from "../../src/memory/changes";
@@ -8,7 +7,7 @@ import { FactIndexes } from "../../src/memory/index/registry";
 import { sortableId } from "../../src/ids";
 import { buildContext } from "../../src/memory/context";
 import { searchFacts } from "../../src/memory/search";
-import type { Channel } from "../../src/memory/visibility";
+import type { Caller, Channel } from "../../src/service";
 import type { FactKind, Origin, SubjectType } from "../../src/schema/memory";
 import { uniqueSlug } from "../helpers/app";
 import { describeEachDb } from "../helpers/databases";
@@ -76,17 +75,8 @@ describeEachDb("visibility (property)", (get) => {
         }
         for (const call of calls) {
           const ws = workspaces[call.workspace]!;
-          const auth: AuthContext = {
-            keyId: "key_x",
-            keyName: "x",
-            keyPrefix: "ak_test_x",
-            workspaceId: ws.id,
-            scopes: ["memory.read"],
-            audience: call.audience,
-            rate: { limit: 120, remaining: 100, reset: 0 },
-            factSeq: null,
-          };
-          const ctx = { db, index, auth, channel: call.channel };
+          const caller: Caller = { workspaceId: ws.id, keyId: "key_x", audience: call.audience, channel: call.channel, factSeq: null };
+          const ctx = { db, index, caller };
           const endUser = call.endUser === null ? undefined : { id: call.endUser };
           const searched = (await searchFacts(ctx, { query: call.query, limit: 100, end_user: endUser })).facts.map((f) => f.fact_id);
           const packet = (await buildContext(ctx, { query: call.query, token_budget: 20000, end_user: endUser })).facts.map((f) => f.fact_id);

@@ -162,7 +162,7 @@ describeEachDb("two instances, one database", (get, kind) => {
     // Sources of an answer are resolved through the index too: a forgotten id resolves to nothing.
     const head = (await readFactHead(get().db, ws.id))!;
     const ctx = serviceContext(b.db, b.index, ws.id, { factSeq: head.seq });
-    const sources = await sourcesFor(b.index, visibilityFor(ctx.auth, "rest", "cust-9"), head.seq, [...forgotten, office]);
+    const sources = await sourcesFor(b.index, visibilityFor(ctx.caller, "cust-9"), head.seq, [...forgotten, office]);
     expect(sources.map((s) => s.fact_id)).toEqual([office]);
     expect(b.index.stats().builds).toBe(builds);
   }, 30_000);

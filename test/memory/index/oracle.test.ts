@@ -16,7 +16,8 @@ import { FactIndex } from "../../../src/memory/index/fact-index";
 import { isVisible, pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "../../../src/memory/index/ranking";
 import { FactIndexes } from "../../../src/memory/index/registry";
 import { searchFacts } from "../../../src/memory/search";
-import { visibilityFor, visibleFacts, type Channel, type Visibility } from "../../../src/memory/visibility";
+import { visibilityFor, visibleFacts, type Visibility } from "../../../src/memory/visibility";
+import type { Channel } from "../../../src/service";
 import type { FactKind, Origin, SubjectType } from "../../../src/schema/memory";
 import { uniqueSlug } from "../../helpers/app";
 import { describeEachDb } from "../../helpers/databases";
@@ -213,7 +214,7 @@ describeEachDb("search index against the SQL visibility predicate (property)", (
             cases += 1;
             const ws = workspaces[c.ws]!;
             const ctx = serviceContext(db, c.fresh ? fresh : long, ws.id, { audience: c.audience, channel: c.channel, factSeq: heads[c.ws]! });
-            const service = visibilityFor(ctx.auth, c.channel, c.endUser);
+            const service = visibilityFor(ctx.caller, c.endUser);
             const v: Visibility = c.kinds === undefined ? service : { ...service, kinds: c.kinds };
             const oracle = async (vis: Visibility) =>
               db.sql<{ id: string; pinned: boolean; end_user_id: string | null }>`

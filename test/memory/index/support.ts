@@ -1,9 +1,7 @@
-import type { AuthContext } from "../../../src/auth/authenticate";
 import type { Db } from "../../../src/db/types";
 import type { IndexedFact } from "../../../src/memory/index/fact-index";
 import type { FactIndexes } from "../../../src/memory/index/registry";
-import type { Channel } from "../../../src/memory/visibility";
-import type { ServiceContext } from "../../../src/service";
+import type { Caller, Channel, ServiceContext } from "../../../src/service";
 import type { Audience } from "../../../src/schema/auth";
 
 /** A fixed instant the unit tests rank against, so recency never depends on the clock. */
@@ -37,15 +35,12 @@ export function serviceContext(
   workspaceId: string,
   options: { audience?: Audience; channel?: Channel; factSeq?: number | null } = {},
 ): ServiceContext {
-  const auth: AuthContext = {
-    keyId: "key_test",
-    keyName: "test",
-    keyPrefix: "ak_test_x",
+  const caller: Caller = {
     workspaceId,
-    scopes: ["memory.read", "memory.write"],
+    keyId: "key_test",
     audience: options.audience ?? "internal",
-    rate: { limit: 120, remaining: 100, reset: 0 },
+    channel: options.channel ?? "rest",
     factSeq: options.factSeq ?? null,
   };
-  return { db, index, auth, channel: options.channel ?? "rest" };
+  return { db, index, caller };
 }
