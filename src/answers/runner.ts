@@ -7,6 +7,7 @@ import type { FactIndexes } from "../memory/index/registry";
 import { searchFacts } from "../memory/search";
 import { ModelError, type ModelProvider, type RunTools, type Usage } from "../models/types";
 import type { Caller, ServiceContext } from "../service";
+import { factLine } from "../memory/packet";
 import { completeRun, conversationHistory, failRun, findAgent, renewLease, type RunRow } from "./store";
 
 /** Packet budget for a run's system prompt. */
@@ -98,7 +99,7 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
         const found = await searchFacts(ctx, { query: query.slice(0, 2000) || "?", limit: 10, end_user: endUser });
         for (const f of found.facts) sourceIds.add(f.fact_id);
         return {
-          text: found.facts.map((f) => `[${f.kind} · ${f.recorded_time.slice(0, 10)}] ${f.fact_text}`).join("\n") || "(nothing found)",
+          text: found.facts.flatMap((f) => factLine(f) ?? []).join("\n") || "(nothing found)",
           factIds: found.facts.map((f) => f.fact_id),
         };
       },

@@ -58,10 +58,12 @@ const ENTITY: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">
  * also keeps token counts per line additive (see renderPacket).
  */
 function escapeText(text: string): string {
-  return text
-    .replace(LINE_BREAKING, " ")
-    .replace(MARKUP, (c) => ENTITY[c] ?? c)
-    .trim();
+  return singleLine(text).replace(MARKUP, (c) => ENTITY[c] ?? c);
+}
+
+/** Text on one line: every run of line breaks and control characters becomes one space, edges trimmed. */
+export function singleLine(text: string): string {
+  return text.replace(LINE_BREAKING, " ").trim();
 }
 
 function pad(value: number, width: number): string {
@@ -69,15 +71,18 @@ function pad(value: number, width: number): string {
 }
 
 /** YYYY-MM-DD in UTC; an unparseable timestamp must not fail the whole packet, so it reads "undated". */
-function utcDate(iso: string): string {
+export function utcDate(iso: string): string {
   const date = new Date(iso);
   const year = date.getUTCFullYear();
   if (Number.isNaN(year) || year < 0 || year > 9999) return "undated";
   return `${pad(year, 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}`;
 }
 
-/** The fact's line, or undefined when nothing printable is left of its text. */
-function factLine(fact: Fact): string | undefined {
+/**
+ * The fact's line, or undefined when nothing printable is left of its text: the one way a fact is
+ * shown to a model (the packet, and the worker's memory tool results).
+ */
+export function factLine(fact: Pick<Fact, "fact_text" | "kind" | "origin" | "recorded_time">): string | undefined {
   const text = escapeText(fact.fact_text);
   if (text === "") return undefined;
   // kind and origin are schema enums, but rows can predate a schema change: escape them anyway.

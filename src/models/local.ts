@@ -5,6 +5,7 @@
  * see the same incremental events as with a real model. Same request in, same text out.
  */
 import { countTokens } from "../memory/tokens";
+import { singleLine, utcDate } from "../memory/packet";
 import type { GenerateRequest, GenerateResult, ModelProvider } from "./types";
 
 /** Facts listed at most; the rest are counted in a closing line. */
@@ -18,19 +19,15 @@ export const LISTING_PREAMBLE =
 
 type Fact = GenerateRequest["facts"][number];
 
-/** `YYYY-MM-DD` in UTC, or the raw value if it isn't a date. */
+/** The packet's date, or the raw value when it is not a date (the listing shows what is stored). */
 function day(recordedTime: string): string {
-  const date = new Date(recordedTime);
-  const year = date.getUTCFullYear();
-  if (Number.isNaN(year) || year < 0 || year > 9999) return recordedTime.trim() || "undated";
-  const pad = (n: number, width: number) => String(n).padStart(width, "0");
-  return `${pad(year, 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}`;
+  const date = utcDate(recordedTime);
+  return date === "undated" ? recordedTime.trim() || "undated" : date;
 }
 
-/** One line per fact: whitespace (newlines included) collapsed so a fact can't break the list. */
+/** One line per fact (line breaks collapsed, as in the packet) so a fact can't break the list. */
 function bullet(fact: Fact): string {
-  const text = fact.fact_text.replace(/\s+/g, " ").trim();
-  return `- ${text} (${fact.kind}, ${day(fact.recorded_time)}) [${fact.fact_id}]`;
+  return `- ${singleLine(fact.fact_text).replace(/\s+/gu, " ")} (${fact.kind}, ${day(fact.recorded_time)}) [${fact.fact_id}]`;
 }
 
 /** The answer as the pieces it is streamed in: lines (each but the last ends with "\n"). */
