@@ -24,6 +24,7 @@ export const ConfigSchema = Type.Object({
   logLevel: LogLevel,
   allowedOrigins: Type.Array(Type.String({ pattern: "^https?://[^/]+$" })),
   indexMemoryMb: Type.Integer({ minimum: 16, maximum: 1_048_576 }),
+  answerLeaseSeconds: Type.Integer({ minimum: 3, maximum: 600 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -73,6 +74,12 @@ export const SETTINGS: Record<Key, Setting> = {
     default: "1024",
     integer: true,
     description: "memory for in-process search indexes (MB); least recently used workspaces are evicted past it",
+  },
+  answerLeaseSeconds: {
+    env: "MEMORYD_ANSWER_LEASE_SECONDS",
+    default: "15",
+    integer: true,
+    description: "how long a running answer's lease lasts (renewed every third of it); another instance takes a run over once its lease lapses (3-600)",
   },
 };
 

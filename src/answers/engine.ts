@@ -23,7 +23,7 @@ export interface EngineOptions {
   pollMs?: number;
 }
 
-const DEFAULTS = { leaseSeconds: 15, concurrency: 4, pollMs: 2000, maxAttempts: 3 } as const;
+const DEFAULTS = { concurrency: 4, pollMs: 2000, maxAttempts: 3 } as const;
 
 /**
  * Executes answer runs in this process: a worker that claims queued runs (woken by NOTIFY, with a
@@ -56,7 +56,7 @@ export class AnswerEngine {
       index: options.index,
       log: options.log,
       instanceId: this.instanceId,
-      leaseSeconds: options.leaseSeconds ?? DEFAULTS.leaseSeconds,
+      leaseSeconds: options.leaseSeconds ?? options.config.answerLeaseSeconds,
       defaultModel: options.config.model,
       providerFor: (provider) => (provider === "local" || !anthropic ? local : anthropic),
       onFinished: (id) => this.events.finished(id),

@@ -48,7 +48,8 @@ for (const mode of modes) {
     test("kill -9 mid-run: the next instance takes the lapsed lease over and the run finishes", async () => {
       const db = await database();
       const fake: FakeAnthropic = createFakeAnthropic();
-      const env = { ANTHROPIC_API_KEY: "sk-test-e2e", ANTHROPIC_BASE_URL: fake.url };
+      // A short lease, so the takeover does not wait out the default 15 s.
+      const env = { ANTHROPIC_API_KEY: "sk-test-e2e", ANTHROPIC_BASE_URL: fake.url, MEMORYD_ANSWER_LEASE_SECONDS: "3" };
       let first: ServerHandle | undefined = await startServer({ ...db, env });
       let second: ServerHandle | undefined;
       try {
