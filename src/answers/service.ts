@@ -63,7 +63,7 @@ export async function createAnswer(
   const answerId = sortableId("ans");
   const conversationId = input.conversation_id ?? sortableId("conv");
   const endUserId = input.end_user?.id ?? null;
-  const outcome = await ctx.db.transaction(async (tx) => {
+  const outcome = await ctx.db.transaction(async (tx): Promise<{ replayedId: string; created?: undefined } | { created: RunRow; replayedId?: undefined }> => {
     if (options.idempotencyKey !== undefined) {
       const hash = requestHash(input);
       const held = await claimIdempotencyKey(tx, ctx.caller.keyId, options.idempotencyKey, hash, answerId);
@@ -95,14 +95,16 @@ export async function createAnswer(
     if (!inserted) {
       throw new ApiError("conversation_busy", 409, `conversation "${conversationId}" is still answering its previous message; wait for it to finish`);
     }
-    return { replayedId: undefined };
+    return { created: inserted };
   });
-  const id = outcome.replayedId ?? answerId;
-  const run = await loadRun(ctx.db, ctx.caller.workspaceId, id);
+  if (outcome.created) {
+    if (options.mode === "queued") await ctx.engine.events.queued();
+    return { run: outcome.created, replayed: false };
+  }
+  const run = await loadRun(ctx.db, ctx.caller.workspaceId, outcome.replayedId);
   // A replayed key whose answer was deleted since (end user forgotten) has nothing to return.
-  if (!run) throw notFound(`answer "${id}" of this Idempotency-Key no longer exists; use a fresh key`);
-  if (outcome.replayedId === undefined && options.mode === "queued") await ctx.engine.events.queued();
-  return { run, replayed: outcome.replayedId !== undefined };
+  if (!run) throw notFound(`answer "${outcome.replayedId}" of this Idempotency-Key no longer exists; use a fresh key`);
+  return { run, replayed: true };
 }
 
 /** 2.7 from a run row; sources only when asked for, filtered by what the caller may see. */

@@ -1,6 +1,6 @@
 import { ApiError, internalError } from "../errors";
-import type { FactIndexes } from "../memory/index/registry";
-import { sourcesFor } from "./service";
+import type { ServiceContext } from "../service";
+import { toAnswer } from "./service";
 import type { RunRow } from "./store";
 import type { AnswerEngine } from "./engine";
 
@@ -11,7 +11,7 @@ const KEEP_ALIVE_MS = 15_000;
  * answer.completed or answer.failed, then done. The run belongs to the engine, not to the
  * connection: a client that disconnects only stops the writing; the run completes and is stored.
  */
-export function answerEventStream(engine: AnswerEngine, index: FactIndexes, run: RunRow): ReadableStream<Uint8Array> {
+export function answerEventStream(ctx: ServiceContext, engine: AnswerEngine, run: RunRow): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let open = true;
   let keepAlive: ReturnType<typeof setInterval> | undefined;
@@ -35,19 +35,17 @@ export function answerEventStream(engine: AnswerEngine, index: FactIndexes, run:
         })
         .then(async (outcome) => {
           if (outcome.status === "completed") {
-            send("answer.completed", {
-              answer_id: run.id,
+            const completed: RunRow = {
+              ...run,
               status: "completed",
               output_text: outcome.text,
-              conversation_id: run.conversation_id,
-              usage: outcome.usage,
-              sources: await sourcesFor(
-                index,
-                { workspaceId: run.workspace_id, audience: run.audience, endUserId: run.end_user_id, kinds: null },
-                null,
-                outcome.sourceIds,
-              ),
-            });
+              input_tokens: outcome.usage.input_tokens,
+              output_tokens: outcome.usage.output_tokens,
+              source_ids: outcome.sourceIds,
+            };
+            // The same Answer GET returns, sources as the caller may see them; the run wrote facts
+            // of its own since the request was authenticated, so the index asks for the head.
+            send("answer.completed", await toAnswer({ ...ctx, caller: { ...ctx.caller, factSeq: null } }, completed, true));
           } else if (outcome.status === "failed") {
             send("answer.failed", { error: { code: outcome.code, message: outcome.message } });
           } else {

@@ -1,3 +1,4 @@
+import { fragment } from "../db/fragment";
 import type { Queryable } from "../db/types";
 import type { Audience } from "../schema/auth";
 import type { AnswerStatus } from "../schema/answers";
@@ -32,6 +33,10 @@ export interface RunRow {
   attempts: number;
   created_at: Date;
 }
+
+/** A run's columns, as every statement that returns a run reads them (pg-boss's JOB_COLUMNS). */
+const RUN_COLUMNS = fragment`id, workspace_id, key_id, audience, conversation_id, agent_slug, input, end_user_id, end_user_name,
+  streamed, status, output_text, input_tokens, output_tokens, source_ids, error_code, error_message, attempts, created_at`;
 
 export async function findAgent(db: Queryable, slug: string): Promise<AgentRow | undefined> {
   const rows = await db.sql<AgentRow>`
@@ -94,12 +99,12 @@ export interface NewRun {
 }
 
 /**
- * Inserts the run and its user message. Returns false when the conversation already has an
- * unfinished run: the partial unique index decides, across every instance.
+ * Inserts the run and its user message, and returns the run as stored. Returns undefined when the
+ * conversation already has an unfinished run: the partial unique index decides, across every instance.
  */
-export async function insertRun(tx: Queryable, run: NewRun): Promise<boolean> {
+export async function insertRun(tx: Queryable, run: NewRun): Promise<RunRow | undefined> {
   const leased = run.leaseOwner !== null;
-  const rows = await tx.sql<{ id: string }>`
+  const rows = await tx.sql<RunRow>`
     INSERT INTO answers (id, workspace_id, key_id, audience, conversation_id, agent_slug, input, end_user_id,
                          end_user_name, streamed, status, attempts, lease_owner, lease_expires_at, started_at)
     VALUES (${run.id}, ${run.workspaceId}, ${run.keyId}, ${run.audience}, ${run.conversationId}, ${run.agentSlug},
@@ -108,21 +113,18 @@ export async function insertRun(tx: Queryable, run: NewRun): Promise<boolean> {
             CASE WHEN ${leased}::boolean THEN now() + make_interval(secs => ${run.leaseSeconds}) END,
             CASE WHEN ${leased}::boolean THEN now() END)
     ON CONFLICT (workspace_id, conversation_id) WHERE status IN ('queued', 'in_progress') DO NOTHING
-    RETURNING id`;
-  if (rows.length === 0) return false;
+    RETURNING ${RUN_COLUMNS}`;
+  const inserted = rows[0];
+  if (!inserted) return undefined;
   await tx.sql`
     INSERT INTO messages (workspace_id, conversation_id, answer_id, role, content)
     VALUES (${run.workspaceId}, ${run.conversationId}, ${run.id}, 'user', ${run.input})`;
-  return true;
+  return inserted;
 }
 
 
 export async function loadRun(db: Queryable, workspaceId: string, id: string): Promise<RunRow | undefined> {
-  const rows = await db.sql<RunRow>`
-    SELECT id, workspace_id, key_id, audience, conversation_id, agent_slug, input, end_user_id, end_user_name,
-           streamed, status, output_text, input_tokens, output_tokens, source_ids, error_code, error_message,
-           attempts, created_at
-      FROM answers WHERE id = ${id} AND workspace_id = ${workspaceId}`;
+  const rows = await db.sql<RunRow>`SELECT ${RUN_COLUMNS} FROM answers WHERE id = ${id} AND workspace_id = ${workspaceId}`;
   return rows[0];
 }
 
@@ -143,9 +145,7 @@ export async function claimNextRun(db: Queryable, owner: string, leaseSeconds: n
         ORDER BY created_at
         FOR UPDATE SKIP LOCKED
         LIMIT 1)
-    RETURNING a.id, a.workspace_id, a.key_id, a.audience, a.conversation_id, a.agent_slug, a.input, a.end_user_id,
-              a.end_user_name, a.streamed, a.status, a.output_text, a.input_tokens, a.output_tokens, a.source_ids,
-              a.error_code, a.error_message, a.attempts, a.created_at`;
+    RETURNING ${RUN_COLUMNS}`;
   return rows[0];
 }
 

@@ -26,7 +26,7 @@ export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerE
           return ok(set, { answer_id: run.id, status: "queued" as const }, 202);
         }
         const { run } = await createAnswer(service, input, { mode: "stream" });
-        return new Response(answerEventStream(engine, index, run), {
+        return new Response(answerEventStream({ db, index, caller }, engine, run), {
           status: 200,
           headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" },
         });
