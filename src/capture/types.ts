@@ -1,10 +1,10 @@
-import type { FactKind, SubjectType } from "../schema/memory";
+import type { EndUser, FactKind, SubjectType } from "../schema/memory";
 
 /** What the pipeline knows about one fact before it touches the database. */
 export interface CaptureInput {
   text: string;
   /** The end user the call named: facts taught with one are about that person. */
-  endUser?: { id: string; name?: string };
+  endUser?: EndUser;
   /** Display names of the workspace's team members. */
   teamMembers: readonly string[];
 }

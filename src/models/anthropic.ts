@@ -28,6 +28,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages";
+import { RememberToolInput, SearchMemoryToolInput } from "../schema/answers";
 import { ModelError, type GenerateRequest, type GenerateResult, type ModelProvider, type RunTools } from "./types";
 
 export interface AnthropicProviderOptions {
@@ -63,17 +64,7 @@ const TOOLS: Tool[] = [
       "isn't there: another topic, a person or project named in passing, a detail to confirm. " +
       "Returns the matching facts, most relevant first, or says that nothing matched. " +
       "Search again with different words before concluding memory has nothing; never invent facts.",
-    input_schema: {
-      type: "object",
-      properties: {
-        query: {
-          type: "string",
-          description: "What to look for: a few keywords or a short question, e.g. \"deploy region\" or \"who owns billing\".",
-        },
-      },
-      required: ["query"],
-      additionalProperties: false,
-    },
+    input_schema: SearchMemoryToolInput as Tool["input_schema"],
   },
   {
     name: REMEMBER_TOOL,
@@ -84,17 +75,7 @@ const TOOLS: Tool[] = [
       "credentials, or things true only for this conversation. Write one self-contained sentence that makes " +
       "sense without this conversation: name the subject instead of 'he' or 'it', and use absolute dates " +
       "instead of 'yesterday'. Call it once per fact. Returns a short confirmation.",
-    input_schema: {
-      type: "object",
-      properties: {
-        fact: {
-          type: "string",
-          description: "The fact as one self-contained sentence, e.g. \"Dana prefers PostgreSQL over MySQL for new services.\"",
-        },
-      },
-      required: ["fact"],
-      additionalProperties: false,
-    },
+    input_schema: RememberToolInput as Tool["input_schema"],
   },
 ];
 

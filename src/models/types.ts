@@ -1,13 +1,12 @@
+import type { Usage } from "../schema/answers";
+
 /** One turn of the conversation as the model sees it. */
 export interface ChatMessage {
   role: "user" | "assistant";
   content: string;
 }
 
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-}
+export type { Usage } from "../schema/answers";
 
 /**
  * What a model may call during a run. The runner binds these to the caller's workspace and

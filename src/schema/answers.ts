@@ -5,15 +5,22 @@ const ConversationId = Text({ minLength: 1, maxLength: 200, description: "your t
 const AgentSlug = Text({ minLength: 1, maxLength: 200, description: "which worker answers (default main)" });
 const Input = Text({ minLength: 1, maxLength: 8000, description: "the question or message (1-8000 characters)" });
 
-/** 4.4 */
-export const AnswerRequest = Type.Object({
+/** What every way of asking the worker shares (REST POST /v1/answers and the ask_worker tool). */
+const Question = Type.Object({
   input: Input,
   conversation_id: Type.Optional(ConversationId),
   end_user: Type.Optional(EndUser),
   agent_slug: Type.String({ ...AgentSlug, default: "main" }),
-  stream: Type.Boolean({ default: true, description: "true: server-sent events; false: queued, poll GET /v1/answers/:id" }),
-  include: Type.Optional(Type.Array(Type.Literal("sources"), { maxItems: 1, description: '["sources"] adds the facts used' })),
 });
+
+/** 4.4 */
+export const AnswerRequest = Type.Composite([
+  Question,
+  Type.Object({
+    stream: Type.Boolean({ default: true, description: "true: server-sent events; false: queued, poll GET /v1/answers/:id" }),
+    include: Type.Optional(Type.Array(Type.Literal("sources"), { maxItems: 1, description: '["sources"] adds the facts used' })),
+  }),
+]);
 export type AnswerRequest = Static<typeof AnswerRequest>;
 
 /** Idempotency-Key header (queued mode): 1-200 printable ASCII characters. */
@@ -31,6 +38,25 @@ export const GetAnswerQuery = Type.Object({
 export type GetAnswerQuery = Static<typeof GetAnswerQuery>;
 
 export const Usage = Type.Object({ input_tokens: Type.Integer(), output_tokens: Type.Integer() });
+export type Usage = Static<typeof Usage>;
+
+/** The worker's memory tools as the model sees them (the runner binds them to the run's caller). */
+export const SearchMemoryToolInput = Type.Object(
+  {
+    query: Type.String({
+      description: 'What to look for: a few keywords or a short question, e.g. "deploy region" or "who owns billing".',
+    }),
+  },
+  { additionalProperties: false },
+);
+export const RememberToolInput = Type.Object(
+  {
+    fact: Type.String({
+      description: 'The fact as one self-contained sentence, e.g. "Dana prefers PostgreSQL over MySQL for new services."',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const Source = Type.Object({
   fact_id: Type.String(),
@@ -73,16 +99,15 @@ const TimeoutSeconds = Type.Integer({
 });
 
 /** 4.6 ask_worker: the queued create plus a bounded wait. */
-export const AskWorkerArgs = Type.Object({
-  input: Input,
-  conversation_id: Type.Optional(ConversationId),
-  end_user: Type.Optional(EndUser),
-  agent_slug: Type.String({ ...AgentSlug, default: "main" }),
-  timeout_seconds: TimeoutSeconds,
-  idempotency_key: Type.Optional(
-    Text({ minLength: 1, maxLength: 200, description: "reuse with the same arguments to get the same answer_id instead of a second run" }),
-  ),
-});
+export const AskWorkerArgs = Type.Composite([
+  Question,
+  Type.Object({
+    timeout_seconds: TimeoutSeconds,
+    idempotency_key: Type.Optional(
+      Text({ minLength: 1, maxLength: 200, description: "reuse with the same arguments to get the same answer_id instead of a second run" }),
+    ),
+  }),
+]);
 export type AskWorkerArgs = Static<typeof AskWorkerArgs>;
 
 /** 4.6 wait_for_answer */
