@@ -19,6 +19,7 @@ import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
 import { findTool, toolsFor, type ToolContext } from "../mcp/tools";
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBodyText } from "./body";
+import { originAllowed } from "./origin";
 import type { RequestPipeline } from "./pipeline";
 
 /** Answered to a client whose requested protocol version we do not speak. */
@@ -30,27 +31,6 @@ interface McpDeps {
   engine: AnswerEngine;
   config: Config;
   log: Logger;
-}
-
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
-
-/**
- * DNS-rebinding protection: a browser page may only reach the tool server from a loopback
- * origin, an origin listed in MEMORYD_ALLOWED_ORIGINS, or (when serving on a non-loopback
- * address) its own host. Requests without an Origin header are not from a browser page.
- */
-function originAllowed(request: Request, config: Config): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === null) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (LOOPBACK.has(url.hostname)) return true;
-  if (config.allowedOrigins.includes(url.origin)) return true;
-  return !LOOPBACK.has(config.host) && url.host === request.headers.get("host");
 }
 
 /** Errors decided inside a tool are results the model can read, not protocol failures. */
