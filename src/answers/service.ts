@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { findAgent } from "../agents/store";
 import { ApiError, notFound } from "../errors";
 import { sortableId } from "../ids";
 import { isVisible, readFilter } from "../memory/index/ranking";
@@ -10,7 +11,6 @@ import type { AnswerEngine } from "./engine";
 import {
   claimIdempotencyKey,
   ensureConversation,
-  findAgent,
   insertRun,
   loadRun,
   workspaceCredits,
@@ -55,7 +55,7 @@ export async function createAnswer(
   input: CreateInput,
   options: CreateOptions,
 ): Promise<{ run: RunRow; replayed: boolean }> {
-  if (!(await findAgent(ctx.db, input.agent_slug))) {
+  if (!(await findAgent(ctx.db, ctx.caller.workspaceId, input.agent_slug))) {
     throw new ApiError("validation_error", 422, `unknown agent_slug "${input.agent_slug}"`, {
       fields: [{ path: "agent_slug", reason: "no agent with this slug" }],
     });

@@ -4,13 +4,6 @@ import type { Audience } from "../schema/auth";
 import type { AnswerStatus } from "../schema/answers";
 import type { ChatMessage, Usage } from "../models/types";
 
-export interface AgentRow {
-  slug: string;
-  provider: "auto" | "anthropic" | "local";
-  model: string | null;
-  system_prompt: string;
-  max_output_tokens: number;
-}
 
 export interface RunRow {
   id: string;
@@ -38,11 +31,6 @@ export interface RunRow {
 const RUN_COLUMNS = fragment`id, workspace_id, key_id, audience, conversation_id, agent_slug, input, end_user_id, end_user_name,
   streamed, status, output_text, input_tokens, output_tokens, source_ids, error_code, error_message, attempts, created_at`;
 
-export async function findAgent(db: Queryable, slug: string): Promise<AgentRow | undefined> {
-  const rows = await db.sql<AgentRow>`
-    SELECT slug, provider, model, system_prompt, max_output_tokens FROM agents WHERE slug = ${slug}`;
-  return rows[0];
-}
 
 export async function workspaceCredits(db: Queryable, workspaceId: string): Promise<number> {
   const rows = await db.sql<{ credits: number }>`SELECT credits FROM workspaces WHERE id = ${workspaceId}`;

@@ -9,10 +9,16 @@ export interface Workspace {
 }
 
 export async function createWorkspace(db: Queryable, slug: string, credits: number): Promise<Workspace> {
+  // The workspace and its `main` agent, in one statement.
   const rows = await db.sql<Workspace>`
-    INSERT INTO workspaces (id, slug, credits) VALUES (${sortableId("ws")}, ${slug}, ${credits})
-    ON CONFLICT (slug) DO NOTHING
-    RETURNING id, slug, credits`;
+    WITH w AS (
+      INSERT INTO workspaces (id, slug, credits) VALUES (${sortableId("ws")}, ${slug}, ${credits})
+      ON CONFLICT (slug) DO NOTHING
+      RETURNING id, slug, credits
+    ), main AS (
+      INSERT INTO agents (workspace_id, slug, display_name) SELECT id, 'main', 'Main' FROM w
+    )
+    SELECT id, slug, credits FROM w`;
   const created = rows[0];
   if (!created) throw new ApiError("already_exists", 409, `workspace "${slug}" already exists`);
   return created;

@@ -170,12 +170,13 @@ async function runTool(call: ToolUseBlock, tools: RunTools, signal: AbortSignal)
       const found = await tools.searchMemory(query);
       return result(found.text.trim() === "" ? "No facts in memory match this query." : found.text);
     }
-    if (call.name === REMEMBER_TOOL) {
+    if (call.name === REMEMBER_TOOL && tools.remember) {
       const fact = stringInput(call.input, "fact");
       if (fact === undefined) return result(`"fact" must be a non-empty string of at most ${MAX_TOOL_TEXT} characters.`, true);
       return result(await tools.remember(fact));
     }
-    return result(`Unknown tool "${call.name}". Available tools: ${SEARCH_MEMORY_TOOL}, ${REMEMBER_TOOL}.`, true);
+    const available = tools.remember ? `${SEARCH_MEMORY_TOOL}, ${REMEMBER_TOOL}` : SEARCH_MEMORY_TOOL;
+    return result(`Unknown tool "${call.name}". Available tools: ${available}.`, true);
   } catch (error) {
     if (signal.aborted) throw abortReason(signal);
     const message = error instanceof Error ? error.message : String(error);
@@ -210,7 +211,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
         max_tokens: request.maxOutputTokens,
         system: request.system,
         messages: [...messages],
-        tools: TOOLS,
+        tools: request.tools.remember ? TOOLS : TOOLS.filter((t) => t.name !== REMEMBER_TOOL),
         ...(lastCall ? { tool_choice: { type: "none" as const } } : {}),
       },
       { signal: request.signal },

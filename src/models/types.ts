@@ -15,8 +15,11 @@ export type { Usage } from "../schema/answers";
 export interface RunTools {
   /** Extra retrieval inside the run; returns the facts found (text for the model, ids as sources). */
   searchMemory(query: string): Promise<{ text: string; factIds: string[] }>;
-  /** Stores a conclusion through the capture pipeline with origin `agent_inferred`. */
-  remember(fact: string): Promise<string>;
+  /**
+   * Stores a conclusion through the capture pipeline with origin `agent_inferred`; absent when
+   * the agent may not write memory (the model is then not offered the tool).
+   */
+  remember?(fact: string): Promise<string>;
 }
 
 export interface GenerateRequest {

@@ -4,6 +4,7 @@ import memory from "./002_memory.sql" with { type: "text" };
 import answers from "./003_answers.sql" with { type: "text" };
 import searchIndex from "./004_search_index.sql" with { type: "text" };
 import unloggedRateLimits from "./005_unlogged_rate_limits.sql" with { type: "text" };
+import workspaceAgents from "./006_workspace_agents.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "answers", sql: answers },
   { version: 4, name: "search_index", sql: searchIndex },
   { version: 5, name: "unlogged_rate_limits", sql: unloggedRateLimits },
+  { version: 6, name: "workspace_agents", sql: workspaceAgents },
 ];

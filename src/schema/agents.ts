@@ -1,0 +1,61 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Text } from "./memory";
+
+/** The model provider an agent runs on; `auto` = anthropic when an API key is configured, else local. */
+export const AgentProvider = Type.Union([Type.Literal("auto"), Type.Literal("anthropic"), Type.Literal("local")]);
+export type AgentProvider = Static<typeof AgentProvider>;
+
+export const AgentSlugParam = Type.String({
+  pattern: "^[a-z0-9][a-z0-9_-]{0,62}$",
+  description: "lower-case letters, digits, _ and - (1-63 characters, starting with a letter or digit)",
+});
+
+const DisplayName = Text({ minLength: 1, maxLength: 200, description: "how people see the agent (1-200 characters)" });
+const Instructions = Text({
+  minLength: 0,
+  maxLength: 8000,
+  description: "added to the system prompt after the memory block (0-8000 characters)",
+});
+const Model = Type.Union([Text({ minLength: 1, maxLength: 200, description: "a model name" }), Type.Null()], {
+  description: "the provider's model name; null uses the server's default (MEMORYD_MODEL)",
+});
+const MaxOutputTokens = Type.Integer({ minimum: 1, maximum: 64000, description: "the most tokens one answer may have (1-64000)" });
+
+/** An agent: one worker configuration of a workspace. */
+export const Agent = Type.Object({
+  slug: Type.String(),
+  display_name: Type.String(),
+  instructions: Type.String(),
+  provider: AgentProvider,
+  model: Type.Union([Type.String(), Type.Null()]),
+  can_write_memory: Type.Boolean({ description: "whether the agent has the remember tool" }),
+  max_output_tokens: Type.Integer(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+export type Agent = Static<typeof Agent>;
+
+export const CreateAgentInput = Type.Object({
+  slug: AgentSlugParam,
+  display_name: DisplayName,
+  instructions: Type.String({ ...Instructions, default: "" }),
+  provider: Type.Union([Type.Literal("auto"), Type.Literal("anthropic"), Type.Literal("local")], { default: "auto" }),
+  model: Type.Union([Text({ minLength: 1, maxLength: 200, description: "a model name" }), Type.Null()], {
+    default: null,
+    description: "the provider's model name; null uses the server's default (MEMORYD_MODEL)",
+  }),
+  can_write_memory: Type.Boolean({ default: true, description: "whether the agent has the remember tool" }),
+  max_output_tokens: Type.Integer({ minimum: 1, maximum: 64000, default: 1024, description: "the most tokens one answer may have (1-64000)" }),
+});
+export type CreateAgentInput = Static<typeof CreateAgentInput>;
+
+/** Any subset of an agent's settings (the slug is its name and does not change). */
+export const UpdateAgentInput = Type.Object({
+  display_name: Type.Optional(DisplayName),
+  instructions: Type.Optional(Instructions),
+  provider: Type.Optional(AgentProvider),
+  model: Type.Optional(Model),
+  can_write_memory: Type.Optional(Type.Boolean({ description: "whether the agent has the remember tool" })),
+  max_output_tokens: Type.Optional(MaxOutputTokens),
+});
+export type UpdateAgentInput = Static<typeof UpdateAgentInput>;
