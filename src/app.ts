@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { AnswerEngine } from "./answers/engine";
 import type { Config } from "./config";
 import type { Db } from "./db/types";
+import { adminRoutes } from "./http/admin";
 import { answerRoutes } from "./http/answers";
 import { healthRoutes } from "./http/health";
 import { mcpRoutes } from "./http/mcp";
@@ -32,7 +33,8 @@ export function createApp(deps: AppDeps) {
     .use(whoamiRoutes(features))
     .use(memoryRoutes(features))
     .use(answerRoutes(features))
-    .use(mcpRoutes(features));
+    .use(mcpRoutes(features))
+    .use(adminRoutes(features));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -6,6 +6,7 @@ export type ErrorCode =
   | "api_key_invalid"
   | "api_key_revoked"
   | "api_key_expired"
+  | "admin_token_invalid"
   | "scope_missing"
   | "out_of_credits"
   | "rate_limited"

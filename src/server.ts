@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
+import { ensureAdminToken } from "./admin/credential";
 import { createApp, type App } from "./app";
 import { AnswerEngine } from "./answers/engine";
 import { pruneRateWindows } from "./auth/authenticate";
@@ -107,6 +108,8 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
     print(`Created workspace "${created.workspace}" with 1000 credits and an internal key with every scope.`);
     print(`API key (shown once, store it now): ${created.secret}`);
   }
+  const adminToken = await ensureAdminToken(db, config);
+  if (adminToken) print(`Admin token for /v1/admin (shown once, store it now; or set MEMORYD_ADMIN_TOKEN): ${adminToken}`);
   await engine.start(true);
   log.info("listening", { url, database: db.kind });
 

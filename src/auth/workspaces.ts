@@ -64,6 +64,26 @@ export async function listTeamMembers(db: Queryable, slug: string): Promise<stri
   return rows.map((r) => r.name);
 }
 
+export async function removeTeamMember(db: Queryable, slug: string, name: string): Promise<void> {
+  const workspace = await findWorkspace(db, slug);
+  const rows = await db.sql<{ name: string }>`
+    DELETE FROM team_members WHERE workspace_id = ${workspace.id} AND name_key = ${name.trim().replace(/\s+/g, " ").toLowerCase()}
+    RETURNING name`;
+  if (rows.length === 0) throw notFound(`team member "${name}" of workspace "${slug}"`);
+}
+
+/** A workspace with what an operator checks first: credits, live facts, keys, end users, answers. */
+export async function workspaceSummary(db: Queryable, slug: string): Promise<Workspace & Record<"live_facts" | "active_keys" | "end_users" | "answers", number>> {
+  const workspace = await findWorkspace(db, slug);
+  const [counts] = await db.sql<Record<"live_facts" | "active_keys" | "end_users" | "answers", number>>`
+    SELECT (SELECT count(*)::int FROM facts WHERE workspace_id = ${workspace.id} AND superseded_by IS NULL) AS live_facts,
+           (SELECT count(*)::int FROM api_keys WHERE workspace_id = ${workspace.id} AND revoked_at IS NULL
+               AND (expires_at IS NULL OR expires_at > now())) AS active_keys,
+           (SELECT count(*)::int FROM end_users WHERE workspace_id = ${workspace.id}) AS end_users,
+           (SELECT count(*)::int FROM answers WHERE workspace_id = ${workspace.id}) AS answers`;
+  return { ...workspace, live_facts: counts?.live_facts ?? 0, active_keys: counts?.active_keys ?? 0, end_users: counts?.end_users ?? 0, answers: counts?.answers ?? 0 };
+}
+
 export async function addTeamMember(db: Queryable, slug: string, name: string): Promise<{ workspace: string; name: string }> {
   const workspace = await findWorkspace(db, slug);
   const trimmed = name.trim().replace(/\s+/g, " ");

@@ -1,6 +1,8 @@
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { authenticate, rateHeaders, requireScope, secretFromHeaders, type AuthContext } from "../auth/authenticate";
+import { authorizeAdmin } from "../admin/credential";
+import type { Config } from "../config";
 import type { Db } from "../db/types";
 import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
@@ -54,7 +56,7 @@ export type RouteAuth = Scope | "any-scope";
  * result handlers receive as `auth` (the key) and `caller` (what service functions take); every error mapped to the envelope by `ApiError` in one
  * place; one JSON log line after each response; and a 404 in the envelope for unknown routes.
  */
-export function requestPipeline(deps: { db: Db; log: Logger }) {
+export function requestPipeline(deps: { db: Db; log: Logger; config: Config }) {
   return new Elysia({ name: "request-pipeline" })
     .derive({ as: "global" }, ({ request, set }) => {
       const requestId = requestIdOf(request);
@@ -62,6 +64,13 @@ export function requestPipeline(deps: { db: Db; log: Logger }) {
       return { requestId, startedAt: performance.now() };
     })
     .macro({
+      // `{ admin: true }`: the settings app's credential (MEMORYD_ADMIN_TOKEN or the stored admin token).
+      admin: {
+        async resolve({ request, server }) {
+          await authorizeAdmin(deps.db, deps.config, secretFromHeaders(request.headers), clientAddress(request, server));
+          return { admin: true as const };
+        },
+      },
       auth: (required: RouteAuth) => ({
         async resolve({ request, server, set }) {
           const auth = await authorize(deps.db, { request, server, set }, required === "any-scope" ? null : required);

@@ -9,8 +9,11 @@ import { FactIndexes } from "../../src/memory/index/registry";
 import type { Audience, Scope } from "../../src/schema/auth";
 import { ALL_SCOPES } from "../../src/schema/auth";
 
+/** The admin credential every test app accepts (MEMORYD_ADMIN_TOKEN). */
+export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
+
 export const testConfig = (overrides: Partial<Config> = {}): Config => ({
-  ...loadConfig({}, { MEMORYD_LOG_LEVEL: "silent" }),
+  ...loadConfig({}, { MEMORYD_LOG_LEVEL: "silent", MEMORYD_ADMIN_TOKEN: TEST_ADMIN_TOKEN }),
   ...overrides,
 });
 

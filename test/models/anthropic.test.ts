@@ -135,6 +135,21 @@ describe("anthropic provider: streaming", () => {
 });
 
 describe("anthropic provider: tool loop", () => {
+  test("an agent that may not write memory is not offered remember, and a call to it is refused", async () => {
+    fake.enqueue({ toolUse: { id: "toolu_rem", name: "remember", input: { fact: "Dana owns billing." } } }, { text: "Noted." });
+    const h = harness();
+    const { remember: _omitted, ...readOnly } = h.request.tools;
+    h.request.tools = readOnly;
+    await run(h);
+    expect(fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toEqual(["search_memory"]);
+    expect(fake.requests[1]!.body.messages.at(-1).content[0]).toMatchObject({
+      type: "tool_result",
+      is_error: true,
+      content: 'Unknown tool "remember". Available tools: search_memory.',
+    });
+    expect(h.remembered).toEqual([]);
+  });
+
   test("search_memory: runs the search and sends the result back as a tool_result", async () => {
     fake.enqueue(
       { text: "Let me check memory.", toolUse: { id: "toolu_search1", name: "search_memory", input: { query: "billing owner" } } },

@@ -5,6 +5,7 @@ import answers from "./003_answers.sql" with { type: "text" };
 import searchIndex from "./004_search_index.sql" with { type: "text" };
 import unloggedRateLimits from "./005_unlogged_rate_limits.sql" with { type: "text" };
 import workspaceAgents from "./006_workspace_agents.sql" with { type: "text" };
+import adminTokens from "./007_admin_tokens.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: "search_index", sql: searchIndex },
   { version: 5, name: "unlogged_rate_limits", sql: unloggedRateLimits },
   { version: 6, name: "workspace_agents", sql: workspaceAgents },
+  { version: 7, name: "admin_tokens", sql: adminTokens },
 ];

@@ -1,0 +1,122 @@
+import { Elysia } from "elysia";
+import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from "../agents/service";
+import { createKey, listKeys, revokeKey } from "../auth/keys";
+import {
+  addTeamMember,
+  changeCredits,
+  createWorkspace,
+  findWorkspace,
+  listTeamMembers,
+  listWorkspaces,
+  removeTeamMember,
+  workspaceSummary,
+} from "../auth/workspaces";
+import type { Config } from "../config";
+import type { Db } from "../db/types";
+import { AgentParams, ChangeCreditsRequest, CreateKeyRequest, CreateWorkspaceRequest, KeyParams, SlugParams, TeamMemberRequest, TeamParams } from "../schema/admin";
+import { CreateAgentInput, UpdateAgentInput } from "../schema/agents";
+import { parseInput } from "../schema/validate";
+import { readJsonBody } from "./body";
+import { ok, type RequestPipeline } from "./pipeline";
+
+/**
+ * The admin API (an extension under /v1/admin, for the settings app and operators): workspaces,
+ * keys, agents and team, authenticated by the admin credential, with the same envelope, errors
+ * and validation as the rest. Thin adapters over the same service functions as the CLI.
+ */
+export function adminRoutes(deps: { db: Db; config: Config; pipeline: RequestPipeline }) {
+  const { db, config } = deps;
+  const body = async <T>(request: Request, parse: (input: unknown) => T): Promise<T> => parse(await readJsonBody(request));
+  const workspaceOf = async (params: unknown) => findWorkspace(db, parseInput(SlugParams, params, "path").slug);
+  const admin = { admin: true } as const;
+  const adminWithBody = { admin: true, parse: "none" } as const;
+
+  return new Elysia({ name: "admin" })
+    .use(deps.pipeline)
+    .get("/v1/admin/workspaces", async ({ set }) => ok(set, { workspaces: await listWorkspaces(db) }), admin)
+    .post(
+      "/v1/admin/workspaces",
+      async ({ request, set }) => {
+        const input = await body(request, (b) => parseInput(CreateWorkspaceRequest, b));
+        return ok(set, await createWorkspace(db, input.slug, input.credits), 201);
+      },
+      adminWithBody,
+    )
+    .get("/v1/admin/workspaces/:slug", async ({ params, set }) => ok(set, await workspaceSummary(db, parseInput(SlugParams, params, "path").slug)), admin)
+    .post(
+      "/v1/admin/workspaces/:slug/credits",
+      async ({ params, request, set }) => {
+        const { slug } = parseInput(SlugParams, params, "path");
+        const input = await body(request, (b) => parseInput(ChangeCreditsRequest, b));
+        const workspace = await changeCredits(db, slug, input.mode, input.amount);
+        return ok(set, { slug: workspace.slug, credits: workspace.credits });
+      },
+      adminWithBody,
+    )
+    .get("/v1/admin/workspaces/:slug/keys", async ({ params, set }) => ok(set, { keys: await listKeys(db, parseInput(SlugParams, params, "path").slug) }), admin)
+    .post(
+      "/v1/admin/workspaces/:slug/keys",
+      async ({ params, request, set }) => {
+        const { slug } = parseInput(SlugParams, params, "path");
+        const input = await body(request, (b) => parseInput(CreateKeyRequest, b));
+        return ok(set, await createKey(db, config.deployment, { workspace: slug, ...input }), 201);
+      },
+      adminWithBody,
+    )
+    .post("/v1/admin/keys/:key_id/revoke", async ({ params, set }) => ok(set, await revokeKey(db, parseInput(KeyParams, params, "path").key_id)), admin)
+    .get("/v1/admin/workspaces/:slug/agents", async ({ params, set }) => ok(set, { agents: await listAgents(db, (await workspaceOf(params)).id) }), admin)
+    .post(
+      "/v1/admin/workspaces/:slug/agents",
+      async ({ params, request, set }) => {
+        const workspace = await workspaceOf(params);
+        const input = await body(request, (b) => parseInput(CreateAgentInput, b));
+        return ok(set, await createAgent(db, workspace.id, input), 201);
+      },
+      adminWithBody,
+    )
+    .get(
+      "/v1/admin/workspaces/:slug/agents/:agent_slug",
+      async ({ params, set }) => {
+        const path = parseInput(AgentParams, params, "path");
+        return ok(set, await getAgent(db, (await findWorkspace(db, path.slug)).id, path.agent_slug));
+      },
+      admin,
+    )
+    .patch(
+      "/v1/admin/workspaces/:slug/agents/:agent_slug",
+      async ({ params, request, set }) => {
+        const path = parseInput(AgentParams, params, "path");
+        const input = await body(request, (b) => parseInput(UpdateAgentInput, b));
+        return ok(set, await updateAgent(db, (await findWorkspace(db, path.slug)).id, path.agent_slug, input));
+      },
+      adminWithBody,
+    )
+    .delete(
+      "/v1/admin/workspaces/:slug/agents/:agent_slug",
+      async ({ params, set }) => {
+        const path = parseInput(AgentParams, params, "path");
+        await deleteAgent(db, (await findWorkspace(db, path.slug)).id, path.agent_slug);
+        return ok(set, { deleted: path.agent_slug });
+      },
+      admin,
+    )
+    .get("/v1/admin/workspaces/:slug/team", async ({ params, set }) => ok(set, { members: await listTeamMembers(db, parseInput(SlugParams, params, "path").slug) }), admin)
+    .post(
+      "/v1/admin/workspaces/:slug/team",
+      async ({ params, request, set }) => {
+        const { slug } = parseInput(SlugParams, params, "path");
+        const input = await body(request, (b) => parseInput(TeamMemberRequest, b));
+        return ok(set, await addTeamMember(db, slug, input.name), 201);
+      },
+      adminWithBody,
+    )
+    .delete(
+      "/v1/admin/workspaces/:slug/team/:name",
+      async ({ params, set }) => {
+        const path = parseInput(TeamParams, params, "path");
+        await removeTeamMember(db, path.slug, path.name);
+        return ok(set, { removed: path.name });
+      },
+      admin,
+    );
+}
