@@ -223,3 +223,29 @@ export async function releaseLeases(db: Queryable, owner: string, ids: readonly 
 export async function pruneIdempotencyKeys(db: Queryable): Promise<void> {
   await db.sql`DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'`;
 }
+
+export interface RecentRun {
+  answer_id: string;
+  status: string;
+  agent_slug: string;
+  conversation_id: string;
+  end_user_id: string | null;
+  input: string;
+  input_tokens: number;
+  output_tokens: number;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+/** A workspace's runs, newest first, keyset-paged on the id (the settings app's answers page). */
+export async function recentRuns(db: Queryable, workspaceId: string, limit: number, before: string | null): Promise<RecentRun[]> {
+  return db.sql<RecentRun>`
+    SELECT id AS answer_id, status, agent_slug, conversation_id, end_user_id, left(input, 500) AS input,
+           input_tokens, output_tokens, error_code, error_message, created_at, finished_at
+      FROM answers
+     WHERE workspace_id = ${workspaceId} AND (${before}::text IS NULL OR id < ${before}::text)
+     ORDER BY id DESC
+     LIMIT ${limit}`;
+}

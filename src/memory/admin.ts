@@ -1,3 +1,4 @@
+import { fragment } from "../db/fragment";
 import { notFound } from "../errors";
 import type { Db, Queryable } from "../db/types";
 import type { ExportedFact } from "../schema/memory";
@@ -18,7 +19,7 @@ export async function setPinned(db: Db, factId: string, pinned: boolean): Promis
   });
 }
 
-interface ExportRow {
+export interface ExportRow {
   id: string;
   text: string;
   kind: ExportedFact["kind"];
@@ -36,37 +37,46 @@ interface ExportRow {
 
 const EXPORT_PAGE = 1000;
 
-/** Every fact of a workspace, history included, in creation order; paged so memory stays flat. */
-export async function* exportFacts(db: Queryable, workspaceId: string): AsyncGenerator<ExportedFact> {
+/**
+ * Every fact of a workspace (or of one end user in it), history included, in creation order;
+ * paged so memory stays flat.
+ */
+export async function* exportFacts(db: Queryable, workspaceId: string, endUserId: string | null = null): AsyncGenerator<ExportedFact> {
   let after = "";
   for (;;) {
     const rows = await db.sql<ExportRow>`
-      SELECT f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, u.name AS end_user_name,
-             f.confidence, f.recorded_at, f.sensitive, f.pinned, f.superseded_by
+      SELECT ${EXPORT_COLUMNS}
         FROM facts f
         LEFT JOIN end_users u ON u.workspace_id = f.workspace_id AND u.id = f.end_user_id
        WHERE f.workspace_id = ${workspaceId} AND f.id > ${after}
+         AND (${endUserId}::text IS NULL OR f.end_user_id = ${endUserId}::text)
        ORDER BY f.id
        LIMIT ${EXPORT_PAGE}`;
-    for (const r of rows) {
-      yield {
-        fact_id: r.id,
-        text: r.text,
-        kind: r.kind,
-        origin: r.origin,
-        subject: r.subject,
-        subject_type: r.subject_type,
-        end_user: r.end_user_id === null ? null : { id: r.end_user_id, ...(r.end_user_name ? { name: r.end_user_name } : {}) },
-        confidence: Math.round(Number(r.confidence) * 1000) / 1000,
-        recorded_time: new Date(r.recorded_at).toISOString(),
-        sensitive: r.sensitive,
-        pinned: r.pinned,
-        superseded_by: r.superseded_by,
-      };
-    }
+    for (const r of rows) yield exportedFact(r);
     if (rows.length < EXPORT_PAGE) return;
     after = rows[rows.length - 1]?.id ?? after;
   }
+}
+
+/** The columns an exported fact is made from (`f` = facts, `u` = end_users). */
+export const EXPORT_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, u.name AS end_user_name,
+  f.confidence, f.recorded_at, f.sensitive, f.pinned, f.superseded_by`;
+
+export function exportedFact(r: ExportRow): ExportedFact {
+  return {
+    fact_id: r.id,
+    text: r.text,
+    kind: r.kind,
+    origin: r.origin,
+    subject: r.subject,
+    subject_type: r.subject_type,
+    end_user: r.end_user_id === null ? null : { id: r.end_user_id, ...(r.end_user_name ? { name: r.end_user_name } : {}) },
+    confidence: Math.round(Number(r.confidence) * 1000) / 1000,
+    recorded_time: new Date(r.recorded_at).toISOString(),
+    sensitive: r.sensitive,
+    pinned: r.pinned,
+    superseded_by: r.superseded_by,
+  };
 }
 
 export interface ForgetReceipt {

@@ -43,7 +43,9 @@ export function describeIssue(error: ValueError): string {
  */
 export function parseInput<T extends TSchema>(schema: T, input: unknown, what = "body"): Static<T> {
   const check = checkerFor(schema);
-  const value = Value.Default(schema, Value.Clone(input ?? {}));
+  const cloned = Value.Clone(input ?? {});
+  // A query string carries only text: "limit=2" is the number 2 there.
+  const value = Value.Default(schema, what === "query" ? Value.Convert(schema, cloned) : cloned);
   if (check.Check(value)) return Value.Clean(schema, value) as Static<T>;
   const seen = new Set<string>();
   const fields: FieldIssue[] = [];

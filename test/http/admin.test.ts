@@ -143,4 +143,83 @@ describeEachDb("admin API", (get) => {
     expect((await admin("GET", `/v1/admin/workspaces/${slug}/team`)).json.data.members).toEqual([]);
     expect((await admin("DELETE", `/v1/admin/workspaces/${slug}/team/Nobody`)).status).toBe(404);
   });
+
+  test("facts: teach, browse with filters and cursor paging, history both ways, pin and unpin, delete (its replaced fact comes back)", async () => {
+    const slug = uniqueSlug("facts");
+    await admin("POST", "/v1/admin/workspaces", { slug });
+    const taught = await admin("POST", `/v1/admin/workspaces/${slug}/facts`, { facts: [{ text: "Ana's manager is Bo." }, { text: "The password for staging is hunter2." }] });
+    expect(taught.json.data).toMatchObject({ created: 2 });
+    await admin("POST", `/v1/admin/workspaces/${slug}/facts`, { facts: [{ text: "Ana's manager is Cy." }] });
+    await admin("POST", `/v1/admin/workspaces/${slug}/facts`, { facts: [{ text: "Dana prefers tea." }], end_user: { id: "u-1", name: "Dana" } });
+
+    const live = (await admin("GET", `/v1/admin/workspaces/${slug}/facts`)).json.data;
+    expect(live.facts.map((f: { text: string }) => f.text)).toEqual(["Dana prefers tea.", "Ana's manager is Cy.", "The password for staging is hunter2."]);
+    expect(live.next_cursor).toBeNull();
+    const all = (await admin("GET", `/v1/admin/workspaces/${slug}/facts?include_superseded=true`)).json.data.facts;
+    expect(all).toHaveLength(4);
+    const bo = all.find((f: { text: string }) => f.text === "Ana's manager is Bo.");
+    const cy = all.find((f: { text: string }) => f.text === "Ana's manager is Cy.");
+    expect(bo.superseded_by).toBe(cy.fact_id);
+    const text = async (qs: string) => (await admin("GET", `/v1/admin/workspaces/${slug}/facts?${qs}`)).json.data.facts.map((f: { text: string }) => f.text);
+    expect(await text("query=MANAGER")).toEqual(["Ana's manager is Cy."]);
+    expect(await text("query=%25")).toEqual([]);
+    expect(await text("sensitive=true")).toEqual(["The password for staging is hunter2."]);
+    expect(await text("end_user=u-1")).toEqual(["Dana prefers tea."]);
+    expect(await text("kind=preference")).toEqual(["Dana prefers tea."]);
+    const first = (await admin("GET", `/v1/admin/workspaces/${slug}/facts?limit=2`)).json.data;
+    expect(first.facts).toHaveLength(2);
+    const second = (await admin("GET", `/v1/admin/workspaces/${slug}/facts?limit=2&cursor=${first.next_cursor}`)).json.data;
+    expect([...first.facts, ...second.facts].map((f: { text: string }) => f.text)).toEqual(live.facts.map((f: { text: string }) => f.text));
+    expect(second.next_cursor).toBeNull();
+    const bad = await admin("GET", `/v1/admin/workspaces/${slug}/facts?kind=rumour&limit=0`);
+    expect(bad.json.error.details.fields.map((f: { path: string }) => f.path).sort()).toEqual(["kind", "limit"]);
+
+    const history = (await admin("GET", `/v1/admin/facts/${cy.fact_id}`)).json.data;
+    expect(history.replaced.map((f: { text: string }) => f.text)).toEqual(["Ana's manager is Bo."]);
+    expect(history.replaced_by).toEqual([]);
+    expect((await admin("GET", `/v1/admin/facts/${bo.fact_id}`)).json.data.replaced_by.map((f: { fact_id: string }) => f.fact_id)).toEqual([cy.fact_id]);
+
+    expect((await admin("POST", `/v1/admin/facts/${cy.fact_id}/pin`)).json.data).toEqual({ fact_id: cy.fact_id, pinned: true });
+    expect(await text("pinned=true")).toEqual(["Ana's manager is Cy."]);
+    await admin("POST", `/v1/admin/facts/${cy.fact_id}/unpin`);
+    expect(await text("pinned=true")).toEqual([]);
+
+    // A key holder's search sees the delete at once: Cy is gone and Bo, which Cy had replaced, is back.
+    const key = (await admin("POST", `/v1/admin/workspaces/${slug}/keys`, { name: "r", scopes: ["memory.read"] })).json.data;
+    const search = async () => (await call(h.app, "POST", "/v1/memory/search", { key: key.secret, body: { query: "Ana manager" } })).json.data.facts.map((f: { fact_text: string }) => f.fact_text);
+    expect(await search()).toEqual(["Ana's manager is Cy."]);
+    expect((await admin("DELETE", `/v1/admin/facts/${cy.fact_id}`)).json.data).toEqual({ fact_id: cy.fact_id, restored: [bo.fact_id] });
+    expect(await search()).toEqual(["Ana's manager is Bo."]);
+    expect((await admin("GET", `/v1/admin/facts/${cy.fact_id}`)).status).toBe(404);
+    expect((await admin("DELETE", `/v1/admin/facts/${cy.fact_id}`)).status).toBe(404);
+  });
+
+  test("end users: list, export one user's facts as JSONL, forget with a receipt; recent answers", async () => {
+    const slug = uniqueSlug("eu");
+    await admin("POST", "/v1/admin/workspaces", { slug, credits: 10 });
+    await admin("POST", `/v1/admin/workspaces/${slug}/facts`, { facts: [{ text: "Dana prefers tea." }, { text: "Dana lives in Porto." }], end_user: { id: "u-7", name: "Dana" } });
+    await admin("POST", `/v1/admin/workspaces/${slug}/facts`, { facts: [{ text: "Office closes at six." }] });
+    const key = (await admin("POST", `/v1/admin/workspaces/${slug}/keys`, { name: "a", scopes: ["answers.write"] })).json.data;
+    fake.enqueue({ text: "Tea." });
+    const asked = await call(h.app, "POST", "/v1/answers", { key: key.secret, body: { input: "What does Dana drink?", end_user: { id: "u-7" }, stream: false } });
+    await untilFinal(h.app, get().db, key.secret, asked.json.data.answer_id);
+
+    expect((await admin("GET", `/v1/admin/workspaces/${slug}/end-users`)).json.data.end_users).toEqual([{ id: "u-7", name: "Dana", live_facts: 2, answers: 1 }]);
+    const exported = await call(h.app, "GET", `/v1/admin/workspaces/${slug}/end-users/u-7/export`, { key: TEST_ADMIN_TOKEN });
+    expect(exported.headers.get("content-type")).toContain("application/x-ndjson");
+    const lines = exported.text.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l: { text: string; end_user: unknown }) => [l.text, l.end_user])).toEqual([
+      ["Dana prefers tea.", { id: "u-7", name: "Dana" }],
+      ["Dana lives in Porto.", { id: "u-7", name: "Dana" }],
+    ]);
+    const answers = (await admin("GET", `/v1/admin/workspaces/${slug}/answers`)).json.data;
+    expect(answers.answers).toHaveLength(1);
+    expect(answers.answers[0]).toMatchObject({ answer_id: asked.json.data.answer_id, status: "completed", agent_slug: "main", end_user_id: "u-7" });
+
+    const receipt = (await admin("POST", `/v1/admin/workspaces/${slug}/end-users/u-7/forget`)).json.data;
+    expect(receipt).toEqual({ workspace: slug, end_user_id: "u-7", facts_deleted: 2, answers_deleted: 1, conversations_deleted: 1, end_user_deleted: true });
+    expect((await admin("GET", `/v1/admin/workspaces/${slug}/end-users`)).json.data.end_users).toEqual([]);
+    expect((await call(h.app, "GET", `/v1/admin/workspaces/${slug}/end-users/u-7/export`, { key: TEST_ADMIN_TOKEN })).text).toBe("");
+    expect((await admin("GET", `/v1/admin/workspaces/${slug}/answers`)).json.data.answers).toEqual([]);
+  });
 });

@@ -1,0 +1,107 @@
+import type { Db, Queryable } from "../db/types";
+import { notFound } from "../errors";
+import type { AdminFactQuery, FactHistory, FactPage } from "../schema/browse";
+import type { ExportedFact } from "../schema/memory";
+import { EXPORT_COLUMNS, exportedFact, type ExportRow } from "./admin";
+import { nextFactSeq, recordTombstones } from "./changes";
+
+/** LIKE wildcards in user text are literal. */
+const likePattern = (text: string): string => `%${text.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+
+/**
+ * A workspace's facts for the settings app, newest first, with every filter the operator may use
+ * and keyset paging on the id (stable while facts are added). Operators see everything, sensitive
+ * and team facts included; superseded history only when asked.
+ */
+export async function browseFacts(db: Queryable, workspaceId: string, q: AdminFactQuery): Promise<FactPage> {
+  const flag = (value: "true" | "false" | undefined): boolean | null => (value === undefined ? null : value === "true");
+  const rows = await db.sql<ExportRow>`
+    SELECT ${EXPORT_COLUMNS}
+      FROM facts f
+      LEFT JOIN end_users u ON u.workspace_id = f.workspace_id AND u.id = f.end_user_id
+     WHERE f.workspace_id = ${workspaceId}
+       AND (${q.include_superseded === "true"}::boolean OR f.superseded_by IS NULL)
+       AND (${q.cursor ?? null}::text IS NULL OR f.id < ${q.cursor ?? null}::text)
+       AND (${q.query === undefined ? null : likePattern(q.query)}::text IS NULL OR f.text ILIKE ${q.query === undefined ? null : likePattern(q.query)}::text)
+       AND (${q.subject ?? null}::text IS NULL OR f.subject = ${q.subject ?? null}::text)
+       AND (${q.kind ?? null}::text IS NULL OR f.kind = ${q.kind ?? null}::text)
+       AND (${q.origin ?? null}::text IS NULL OR f.origin = ${q.origin ?? null}::text)
+       AND (${q.end_user ?? null}::text IS NULL OR f.end_user_id = ${q.end_user ?? null}::text)
+       AND (${flag(q.sensitive)}::boolean IS NULL OR f.sensitive = ${flag(q.sensitive)}::boolean)
+       AND (${flag(q.pinned)}::boolean IS NULL OR f.pinned = ${flag(q.pinned)}::boolean)
+     ORDER BY f.id DESC
+     LIMIT ${q.limit + 1}`;
+  const page = rows.slice(0, q.limit).map(exportedFact);
+  return { facts: page, next_cursor: rows.length > q.limit ? (page.at(-1)?.fact_id ?? null) : null };
+}
+
+async function factsWhere(db: Queryable, ids: readonly string[]): Promise<ExportedFact[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.sql<ExportRow>`
+    SELECT ${EXPORT_COLUMNS} FROM facts f LEFT JOIN end_users u ON u.workspace_id = f.workspace_id AND u.id = f.end_user_id
+     WHERE f.id = ANY(${[...ids]}::text[])`;
+  const byId = new Map(rows.map((r) => [r.id, exportedFact(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** A fact and its supersession chain, both ways (bounded: a chain is a claim's history). */
+export async function factHistory(db: Queryable, factId: string): Promise<FactHistory> {
+  const [fact] = await factsWhere(db, [factId]);
+  if (!fact) throw notFound(`fact "${factId}"`);
+  const back = await db.sql<{ id: string }>`
+    WITH RECURSIVE older AS (
+      SELECT id, 1 AS depth FROM facts WHERE superseded_by = ${factId}
+      UNION ALL
+      SELECT f.id, o.depth + 1 FROM facts f JOIN older o ON f.superseded_by = o.id WHERE o.depth < 100
+    )
+    SELECT o.id FROM older o JOIN facts f ON f.id = o.id ORDER BY f.recorded_at DESC, f.id DESC LIMIT 100`;
+  const forward = await db.sql<{ id: string }>`
+    WITH RECURSIVE newer AS (
+      SELECT superseded_by AS id, 1 AS depth FROM facts WHERE id = ${factId} AND superseded_by IS NOT NULL
+      UNION ALL
+      SELECT f.superseded_by, n.depth + 1 FROM facts f JOIN newer n ON f.id = n.id WHERE f.superseded_by IS NOT NULL AND n.depth < 100
+    )
+    SELECT id FROM newer ORDER BY depth`;
+  return { fact, replaced: await factsWhere(db, back.map((r) => r.id)), replaced_by: await factsWhere(db, forward.map((r) => r.id)) };
+}
+
+/**
+ * Deletes one fact (an operator correcting memory). Facts it had superseded become live again,
+ * explicitly and stamped with the change, so every instance's index sees both at once; the deleted
+ * fact leaves a tombstone, so no instance serves it again.
+ */
+export async function deleteFact(db: Db, factId: string): Promise<{ fact_id: string; restored: string[] }> {
+  return db.transaction(async (tx) => {
+    const [found] = await tx.sql<{ workspace_id: string }>`SELECT workspace_id FROM facts WHERE id = ${factId} FOR UPDATE`;
+    if (!found) throw notFound(`fact "${factId}"`);
+    const seq = await nextFactSeq(tx, found.workspace_id);
+    // A restored fact that a live one repeats word for word stays history (the live one says it).
+    const restored = await tx.sql<{ id: string }>`
+      UPDATE facts f SET superseded_by = NULL, changed_seq = ${seq}
+       WHERE f.superseded_by = ${factId}
+         AND NOT EXISTS (
+           SELECT 1 FROM facts l
+            WHERE l.workspace_id = f.workspace_id AND l.superseded_by IS NULL AND l.id <> ${factId}
+              AND coalesce(l.end_user_id, '') = coalesce(f.end_user_id, '') AND md5(l.normalized) = md5(f.normalized))
+      RETURNING f.id`;
+    await tx.sql`DELETE FROM facts WHERE id = ${factId}`;
+    await recordTombstones(tx, found.workspace_id, seq, [factId]);
+    return { fact_id: factId, restored: restored.map((r) => r.id) };
+  });
+}
+
+export interface EndUserSummary {
+  id: string;
+  name: string | null;
+  live_facts: number;
+  answers: number;
+}
+
+/** The end users a workspace knows, with how much it holds about each. */
+export async function listEndUsers(db: Queryable, workspaceId: string): Promise<EndUserSummary[]> {
+  return db.sql<EndUserSummary>`
+    SELECT u.id, u.name,
+           (SELECT count(*)::int FROM facts f WHERE f.workspace_id = u.workspace_id AND f.end_user_id = u.id AND f.superseded_by IS NULL) AS live_facts,
+           (SELECT count(*)::int FROM answers a WHERE a.workspace_id = u.workspace_id AND a.end_user_id = u.id) AS answers
+      FROM end_users u WHERE u.workspace_id = ${workspaceId} ORDER BY u.id`;
+}

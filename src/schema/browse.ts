@@ -1,0 +1,32 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { ExportedFact, FactKind, Origin, Text } from "./memory";
+
+const Flag = Type.Union([Type.Literal("true"), Type.Literal("false")], { description: "true or false" });
+
+/** GET /v1/admin/workspaces/:slug/facts: every filter optional; superseded history only when asked. */
+export const AdminFactQuery = Type.Object({
+  query: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "words the fact's text contains (case-insensitive)" })),
+  subject: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "the fact's subject, exactly" })),
+  kind: Type.Optional(FactKind),
+  origin: Type.Optional(Origin),
+  end_user: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "an end user's id" })),
+  sensitive: Type.Optional(Flag),
+  pinned: Type.Optional(Flag),
+  include_superseded: Type.Optional(Flag),
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: "facts per page (1-200, default 50)" }),
+  cursor: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "next_cursor of the previous page" })),
+});
+export type AdminFactQuery = Static<typeof AdminFactQuery>;
+
+export const FactPage = Type.Object({ facts: Type.Array(ExportedFact), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export type FactPage = Static<typeof FactPage>;
+
+/** One fact with its supersession chain: what it replaced (newest first) and what replaced it. */
+export const FactHistory = Type.Object({
+  fact: ExportedFact,
+  replaced: Type.Array(ExportedFact),
+  replaced_by: Type.Array(ExportedFact),
+});
+export type FactHistory = Static<typeof FactHistory>;
+
+export const FactParams = Type.Object({ fact_id: Text({ minLength: 1, maxLength: 200, description: "a fact id" }) });
