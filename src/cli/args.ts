@@ -14,6 +14,12 @@ const FLAGS = {
   audience: { type: "string" },
   "expires-at": { type: "string" },
   "dry-run": { type: "boolean" },
+  "display-name": { type: "string" },
+  instructions: { type: "string" },
+  provider: { type: "string" },
+  model: { type: "string" },
+  "max-output-tokens": { type: "string" },
+  "write-memory": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;

@@ -7,6 +7,7 @@ import { CreateKeyInput, WorkspaceSlug } from "../schema/auth";
 import { parseInput } from "../schema/validate";
 import { startServer } from "../server";
 import { UsageError } from "./args";
+import { ADMIN_COMMANDS } from "./admin-commands";
 import { MEMORY_COMMANDS } from "./memory-commands";
 import { integerArg, positional, requireFlag, withDb, type Command } from "./shared";
 
@@ -158,6 +159,7 @@ export const COMMANDS: Record<string, Command> = {
   "team add": teamAdd,
   "team list": teamList,
   ...MEMORY_COMMANDS,
+  ...ADMIN_COMMANDS,
 };
 
 export function findCommand(positionals: string[]): Command | undefined {

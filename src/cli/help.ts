@@ -33,11 +33,26 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
   { commands: ["credits show"], usage: "memoryd credits show SLUG [--json]", summary: "Shows a workspace's credit balance." },
   { commands: ["team add"], usage: 'memoryd team add SLUG "Person Name" [--json]', summary: "Adds a team member, so facts naming them are attributed to the team." },
   { commands: ["team list"], usage: "memoryd team list SLUG [--json]", summary: "Lists a workspace's team members." },
+  { commands: ["team remove"], usage: 'memoryd team remove SLUG "Person Name" [--json]', summary: "Removes a team member (facts stored before keep their subject)." },
+  { commands: ["agents list"], usage: "memoryd agents list SLUG [--json]", summary: "Lists a workspace's agents (main first)." },
+  {
+    commands: ["agents create", "agents update"],
+    usage:
+      "memoryd agents create|update SLUG AGENT [--display-name NAME] [--instructions TEXT] [--provider auto|anthropic|local]\n" +
+      "                    [--model NAME|default] [--max-output-tokens N] [--write-memory yes|no] [--json]",
+    summary: "Creates an agent (--display-name required) or changes the given settings of one; main exists in every workspace.",
+  },
+  { commands: ["agents delete"], usage: "memoryd agents delete SLUG AGENT [--json]", summary: "Deletes an agent (not main); its answers keep its slug." },
   { commands: ["facts pin", "facts unpin"], usage: "memoryd facts pin|unpin FACT_ID [--json]", summary: "Pins a fact into every context packet's core, or unpins it." },
   {
     commands: ["facts import"],
     usage: "memoryd facts import FILE.jsonl --workspace SLUG [--json]   (progress bar on a terminal)",
     summary: "Teaches facts from a JSONL file through the capture pipeline.",
+  },
+  {
+    commands: ["facts delete"],
+    usage: "memoryd facts delete FACT_ID [--json]",
+    summary: "Deletes one fact on every instance; the facts it had replaced become live again.",
   },
   { commands: ["facts export"], usage: "memoryd facts export --workspace SLUG              (JSONL on stdout)", summary: "Writes every fact, superseded history included." },
   {
@@ -45,6 +60,7 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     usage: "memoryd facts reclaim --workspace SLUG [--dry-run] [--json]",
     summary: "Restores facts that older supersession rules hid wrongly.",
   },
+  { commands: ["end-users export"], usage: "memoryd end-users export SLUG USER_ID            (JSONL on stdout)", summary: "Writes every fact stored about one end user, history included." },
   { commands: ["end-users forget"], usage: "memoryd end-users forget SLUG USER_ID [--json]", summary: "Deletes everything stored about one end user, in one transaction." },
 ];
 

@@ -75,3 +75,35 @@ test("every command has its own --help, exit 0, naming its own usage only", asyn
     }
   }
 });
+
+test("agents: list shows main, create, update, delete (not main); team remove; facts delete; end-users export", async () => {
+  await cliOk(["workspaces", "create", "ops", ...db]);
+  expect(JSON.parse(await cliOk(["agents", "list", "ops", "--json", ...db])).agents.map((a: { slug: string }) => a.slug)).toEqual(["main"]);
+  const created = JSON.parse(
+    await cliOk(["agents", "create", "ops", "support", "--display-name", "Support", "--instructions", "Be brief.", "--write-memory", "no", "--json", ...db]),
+  );
+  expect(created).toMatchObject({ slug: "support", display_name: "Support", instructions: "Be brief.", can_write_memory: false, model: null });
+  const updated = JSON.parse(await cliOk(["agents", "update", "ops", "support", "--model", "claude-x", "--max-output-tokens", "200", "--json", ...db]));
+  expect(updated).toMatchObject({ model: "claude-x", max_output_tokens: 200, instructions: "Be brief." });
+  expect(JSON.parse(await cliOk(["agents", "update", "ops", "support", "--model", "default", "--json", ...db])).model).toBeNull();
+  const badFlag = await runCli(["agents", "update", "ops", "support", "--write-memory", "maybe", ...db]);
+  expect([badFlag.code, badFlag.stderr.includes("yes or no")]).toEqual([2, true]);
+  expect((await runCli(["agents", "delete", "ops", "main", ...db])).code).toBe(2);
+  await cliOk(["agents", "delete", "ops", "support", ...db]);
+  expect((await runCli(["agents", "delete", "ops", "support", ...db])).code).toBe(1);
+
+  await cliOk(["team", "add", "ops", "Tom Lee", ...db]);
+  await cliOk(["team", "remove", "ops", "tom lee", ...db]);
+  expect(await cliOk(["team", "list", "ops", ...db])).toBe("");
+
+  const keyJson = JSON.parse(await cliOk(["keys", "create", "--workspace", "ops", "--name", "w", "--scopes", "memory.write", "--json", ...db]));
+  expect(keyJson.secret).toMatch(/^ak_test_/);
+  const file = join(tempDir(), "facts.jsonl");
+  await Bun.write(file, `${JSON.stringify({ text: "Dana prefers tea.", end_user: { id: "u-1", name: "Dana" } })}\n${JSON.stringify({ text: "Office closes at six." })}\n`);
+  await cliOk(["facts", "import", file, "--workspace", "ops", ...db]);
+  const exported = (await cliOk(["end-users", "export", "ops", "u-1", ...db])).trim().split("\n").map((l) => JSON.parse(l));
+  expect(exported.map((f: { text: string }) => f.text)).toEqual(["Dana prefers tea."]);
+  const office = (await cliOk(["facts", "export", "--workspace", "ops", ...db])).trim().split("\n").map((l) => JSON.parse(l)).find((f: { text: string }) => f.text === "Office closes at six.");
+  expect(JSON.parse(await cliOk(["facts", "delete", office.fact_id, "--json", ...db]))).toEqual({ fact_id: office.fact_id, restored: [] });
+  expect((await runCli(["facts", "delete", office.fact_id, ...db])).code).toBe(1);
+});

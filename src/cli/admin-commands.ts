@@ -1,0 +1,90 @@
+import { createAgent, deleteAgent, listAgents, updateAgent } from "../agents/service";
+import { findWorkspace, removeTeamMember } from "../auth/workspaces";
+import { exportFacts } from "../memory/admin";
+import { deleteFact } from "../memory/browse";
+import { CreateAgentInput, UpdateAgentInput } from "../schema/agents";
+import { parseInput } from "../schema/validate";
+import { integerArg, positional, requireFlag, withDb, type Command } from "./shared";
+import { UsageError, type ParsedArgs } from "./args";
+
+/** Agent settings from flags: only the ones given (an update changes nothing else). */
+function agentFlags(args: ParsedArgs): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  const { flags } = args;
+  if (flags["display-name"] !== undefined) settings.display_name = flags["display-name"];
+  if (flags.instructions !== undefined) settings.instructions = flags.instructions;
+  if (flags.provider !== undefined) settings.provider = flags.provider;
+  if (flags.model !== undefined) settings.model = flags.model === "default" ? null : flags.model;
+  if (flags["max-output-tokens"] !== undefined) settings.max_output_tokens = integerArg(flags["max-output-tokens"], "--max-output-tokens");
+  if (flags["write-memory"] !== undefined) {
+    if (flags["write-memory"] !== "yes" && flags["write-memory"] !== "no") throw new UsageError("--write-memory takes yes or no");
+    settings.can_write_memory = flags["write-memory"] === "yes";
+  }
+  return settings;
+}
+
+const agentsList: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspace = await findWorkspace(db, positional(args, 2, "SLUG"));
+    const agents = await listAgents(db, workspace.id);
+    if (args.json) io.out(JSON.stringify({ agents }));
+    else {
+      for (const a of agents) {
+        io.out(`${a.slug}  ${a.display_name}  ${a.provider}/${a.model ?? "default"}  ${a.max_output_tokens} tokens  memory ${a.can_write_memory ? "read+write" : "read"}`);
+      }
+    }
+  });
+
+const agentsCreate: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspace = await findWorkspace(db, positional(args, 2, "SLUG"));
+    const input = parseInput(CreateAgentInput, { slug: positional(args, 3, "AGENT"), display_name: requireFlag(args, "display-name"), ...agentFlags(args) }, "arguments");
+    const agent = await createAgent(db, workspace.id, input);
+    io.out(args.json ? JSON.stringify(agent) : `created agent ${agent.slug} in ${workspace.slug}`);
+  });
+
+const agentsUpdate: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspace = await findWorkspace(db, positional(args, 2, "SLUG"));
+    const agent = await updateAgent(db, workspace.id, positional(args, 3, "AGENT"), parseInput(UpdateAgentInput, agentFlags(args), "arguments"));
+    io.out(args.json ? JSON.stringify(agent) : `updated agent ${agent.slug} in ${workspace.slug}`);
+  });
+
+const agentsDelete: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspace = await findWorkspace(db, positional(args, 2, "SLUG"));
+    const slug = positional(args, 3, "AGENT");
+    await deleteAgent(db, workspace.id, slug);
+    io.out(args.json ? JSON.stringify({ deleted: slug }) : `deleted agent ${slug} from ${workspace.slug}`);
+  });
+
+const teamRemove: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const slug = positional(args, 2, "SLUG");
+    const name = positional(args, 3, "NAME");
+    await removeTeamMember(db, slug, name);
+    io.out(args.json ? JSON.stringify({ workspace: slug, removed: name }) : `removed ${name} from the team of ${slug}`);
+  });
+
+const factsDelete: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const result = await deleteFact(db, positional(args, 2, "FACT_ID"));
+    if (args.json) io.out(JSON.stringify(result));
+    else io.out(`deleted ${result.fact_id}${result.restored.length > 0 ? `; restored the facts it had replaced: ${result.restored.join(", ")}` : ""}`);
+  });
+
+const endUsersExport: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const workspace = await findWorkspace(db, positional(args, 2, "SLUG"));
+    for await (const fact of exportFacts(db, workspace.id, positional(args, 3, "USER_ID"))) io.out(JSON.stringify(fact));
+  });
+
+export const ADMIN_COMMANDS: Record<string, Command> = {
+  "agents list": agentsList,
+  "agents create": agentsCreate,
+  "agents update": agentsUpdate,
+  "agents delete": agentsDelete,
+  "team remove": teamRemove,
+  "facts delete": factsDelete,
+  "end-users export": endUsersExport,
+};
