@@ -8,6 +8,7 @@ import { healthRoutes } from "./http/health";
 import { mcpRoutes } from "./http/mcp";
 import { memoryRoutes } from "./http/memory";
 import { requestPipeline } from "./http/pipeline";
+import { webRoutes } from "./http/web";
 import { whoamiRoutes } from "./http/whoami";
 import type { Logger } from "./log";
 import type { FactIndexes } from "./memory/index/registry";
@@ -34,7 +35,8 @@ export function createApp(deps: AppDeps) {
     .use(memoryRoutes(features))
     .use(answerRoutes(features))
     .use(mcpRoutes(features))
-    .use(adminRoutes(features));
+    .use(adminRoutes(features))
+    .use(webRoutes(features));
 }
 
 export type App = ReturnType<typeof createApp>;

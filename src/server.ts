@@ -109,7 +109,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
     print(`API key (shown once, store it now): ${created.secret}`);
   }
   const adminToken = await ensureAdminToken(db, config);
-  if (adminToken) print(`Admin token for /v1/admin (shown once, store it now; or set MEMORYD_ADMIN_TOKEN): ${adminToken}`);
+  if (adminToken) print(`Admin token for the settings app and /v1/admin (shown once, store it now): ${adminToken}`);
   await engine.start(true);
   log.info("listening", { url, database: db.kind });
 

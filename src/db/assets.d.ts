@@ -15,3 +15,12 @@ declare module "*.sql" {
   const text: string;
   export default text;
 }
+// The settings app's files, embedded in the binary as text (src/http/web.ts).
+declare module "*.css" {
+  const text: string;
+  export default text;
+}
+declare module "*.svg" {
+  const text: string;
+  export default text;
+}

@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { authenticate, rateHeaders, requireScope, secretFromHeaders, type AuthContext } from "../auth/authenticate";
 import { authorizeAdmin } from "../admin/credential";
+import { authorizeSession } from "../admin/session";
 import type { Config } from "../config";
 import type { Db } from "../db/types";
 import { ApiError, internalError } from "../errors";
@@ -65,9 +66,13 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config }) {
     })
     .macro({
       // `{ admin: true }`: the settings app's credential (MEMORYD_ADMIN_TOKEN or the stored admin token).
+      // or a settings-app session cookie (with its CSRF token on changes).
       admin: {
         async resolve({ request, server }) {
-          await authorizeAdmin(deps.db, deps.config, secretFromHeaders(request.headers), clientAddress(request, server));
+          const secret = secretFromHeaders(request.headers);
+          if (secret !== undefined || !(await authorizeSession(deps.db, request))) {
+            await authorizeAdmin(deps.db, deps.config, secret, clientAddress(request, server));
+          }
           return { admin: true as const };
         },
       },

@@ -6,6 +6,7 @@ import searchIndex from "./004_search_index.sql" with { type: "text" };
 import unloggedRateLimits from "./005_unlogged_rate_limits.sql" with { type: "text" };
 import workspaceAgents from "./006_workspace_agents.sql" with { type: "text" };
 import adminTokens from "./007_admin_tokens.sql" with { type: "text" };
+import adminSessions from "./008_admin_sessions.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: "unlogged_rate_limits", sql: unloggedRateLimits },
   { version: 6, name: "workspace_agents", sql: workspaceAgents },
   { version: 7, name: "admin_tokens", sql: adminTokens },
+  { version: 8, name: "admin_sessions", sql: adminSessions },
 ];

@@ -1,0 +1,85 @@
+import { Elysia } from "elysia";
+import { authorizeAdmin } from "../admin/credential";
+import { createSession, endSession, findSession, sessionCookie, sessionCookieHeader } from "../admin/session";
+import type { Config } from "../config";
+import type { Db } from "../db/types";
+import { ApiError } from "../errors";
+import { Type } from "@sinclair/typebox";
+import { parseInput } from "../schema/validate";
+import appCss from "../web/app.css" with { type: "text" };
+import appJs from "../web/app.js" with { type: "text" };
+import icon from "../web/icon.svg" with { type: "text" };
+import { INDEX_HTML } from "../web/page";
+import { readJsonBody } from "./body";
+import { clientAddress, ok, type RequestPipeline } from "./pipeline";
+
+/** Everything the page loads is ours: no inline script or style, nothing from elsewhere, no framing. */
+const PAGE_HEADERS: Record<string, string> = {
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cache-control": "no-store",
+};
+
+const ASSETS: Record<string, { body: string; type: string }> = {
+  "app.js": { body: appJs, type: "text/javascript; charset=utf-8" },
+  "app.css": { body: appCss, type: "text/css; charset=utf-8" },
+  "icon.svg": { body: icon, type: "image/svg+xml" },
+};
+
+const SignIn = Type.Object({ token: Type.String({ minLength: 1, maxLength: 500, description: "the admin credential" }) });
+
+/** TLS as the request arrived: the cookie is `Secure` then. */
+const overTls = (request: Request): boolean => new URL(request.url).protocol === "https:";
+
+/**
+ * The settings web app at /app: one page and its two assets, embedded in the binary, plus the
+ * session it signs in with (the admin credential exchanged for an HttpOnly, SameSite=Strict
+ * cookie and a CSRF token). The page then uses the admin API with that cookie.
+ */
+export function webRoutes(deps: { db: Db; config: Config; pipeline: RequestPipeline }) {
+  const { db, config } = deps;
+  const page = (body: string, type: string): Response => new Response(body, { headers: { ...PAGE_HEADERS, "content-type": type } });
+  return new Elysia({ name: "web" })
+    .use(deps.pipeline)
+    .get("/app", () => page(INDEX_HTML, "text/html; charset=utf-8"))
+    .get("/app/", () => page(INDEX_HTML, "text/html; charset=utf-8"))
+    .get("/app/assets/:name", ({ params }) => {
+      const asset = ASSETS[params.name];
+      if (!asset) throw new ApiError("not_found", 404, `no asset ${params.name}`);
+      return page(asset.body, asset.type);
+    })
+    .get("/app/session", async ({ request, set }) => {
+      const id = sessionCookie(request);
+      const session = id === undefined ? null : await findSession(db, id);
+      set.headers["cache-control"] = "no-store";
+      return ok(set, session === null ? { signed_in: false } : { signed_in: true, csrf_token: session.csrfToken });
+    })
+    .post(
+      "/app/session",
+      async ({ request, server, set }) => {
+        const { token } = parseInput(SignIn, await readJsonBody(request));
+        // Wrong tokens count against the address: sign-in attempts are rate-limited like keys.
+        await authorizeAdmin(db, config, token, clientAddress(request, server));
+        const session = await createSession(db);
+        set.headers["set-cookie"] = sessionCookieHeader(session.sessionId, overTls(request));
+        set.headers["cache-control"] = "no-store";
+        return ok(set, { csrf_token: session.csrfToken });
+      },
+      { parse: "none" },
+    )
+    .delete("/app/session", async ({ request, set }) => {
+      const id = sessionCookie(request);
+      const session = id === undefined ? null : await findSession(db, id);
+      if (id !== undefined && session !== null) {
+        if (request.headers.get("x-csrf-token") !== session.csrfToken) {
+          throw new ApiError("forbidden_origin", 403, "missing or wrong X-CSRF-Token for this session; reload the page");
+        }
+        await endSession(db, id);
+      }
+      set.headers["set-cookie"] = sessionCookieHeader("", overTls(request), 0);
+      return ok(set, { signed_in: false });
+    });
+}

@@ -1,0 +1,3 @@
+// app.js is the settings app's browser script; the server imports it as text to serve it.
+declare const text: string;
+export default text;

@@ -1,0 +1,492 @@
+// The settings app: a small page over the admin API (/v1/admin). No framework and no innerHTML:
+// every value from the server becomes text through h(), so stored facts cannot inject markup.
+
+const main = document.getElementById("main");
+const nav = document.getElementById("nav");
+const signOut = document.getElementById("sign-out");
+let csrfToken = null;
+
+/** Builds an element: h("button", { class: "danger", onclick }, "Delete"). */
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+    else if (value === true) el.setAttribute(name, "");
+    else el.setAttribute(name, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function toast(message) {
+  const note = h("p", {}, message);
+  document.getElementById("toast").append(note);
+  setTimeout(() => note.remove(), 4000);
+}
+
+class ApiFailure extends Error {
+  constructor(status, body) {
+    super(body?.error?.message ?? `request failed (${status})`);
+    this.status = status;
+    this.fields = body?.error?.details?.fields ?? [];
+  }
+}
+
+async function api(method, path, body) {
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (method !== "GET" && csrfToken) headers["x-csrf-token"] = csrfToken;
+  const res = await fetch(path, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
+  if (res.status === 401) {
+    csrfToken = null;
+    renderSignIn();
+    throw new ApiFailure(401, await res.json().catch(() => null));
+  }
+  const type = res.headers.get("content-type") ?? "";
+  const payload = type.includes("json") ? await res.json() : await res.text();
+  if (!res.ok) throw new ApiFailure(res.status, payload);
+  return type.includes("json") ? payload.data : payload;
+}
+
+/** Runs a form's action; errors appear next to the form (and the field the server named). */
+function formAction(form, action) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    form.querySelectorAll(".error").forEach((e) => e.remove());
+    form.querySelectorAll("[aria-invalid]").forEach((e) => e.removeAttribute("aria-invalid"));
+    const button = form.querySelector("button[type=submit]");
+    if (button) button.disabled = true;
+    try {
+      await action(new FormData(form));
+    } catch (error) {
+      for (const field of error.fields ?? []) {
+        const input = form.querySelector(`[name="${CSS.escape(field.path.split(/[.[]/)[0])}"]`);
+        if (input) input.setAttribute("aria-invalid", "true");
+      }
+      form.append(h("p", { class: "error", role: "alert" }, error.message));
+    } finally {
+      if (button) button.disabled = false;
+    }
+  });
+  return form;
+}
+
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : "—");
+const path = (slug) => `/v1/admin/workspaces/${encodeURIComponent(slug)}`;
+const table = (headers, rows, empty) =>
+  rows.length === 0
+    ? h("div", { class: "panel empty" }, empty)
+    : h("div", { class: "table-wrap" }, h("table", {}, h("thead", {}, h("tr", {}, headers.map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, rows)));
+
+function show(title, ...content) {
+  main.replaceChildren(h("h1", {}, title), ...content.filter((part) => part !== null && part !== undefined));
+  main.focus();
+}
+
+function renderSignIn(message) {
+  nav.hidden = true;
+  signOut.hidden = true;
+  const form = h(
+    "form",
+    { class: "panel signin", "aria-labelledby": "signin-title" },
+    h("h1", { id: "signin-title" }, "Sign in"),
+    h("p", { class: "muted" }, "Use the admin token memoryd printed on its first start, or MEMORYD_ADMIN_TOKEN."),
+    h("label", {}, "Admin token", h("input", { name: "token", type: "password", autocomplete: "current-password", required: true })),
+    h("p", {}, h("button", { type: "submit" }, "Sign in")),
+    message ? h("p", { class: "error", role: "alert" }, message) : null,
+  );
+  formAction(form, async (data) => {
+    const res = await fetch("/app/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      credentials: "same-origin",
+      body: JSON.stringify({ token: data.get("token") }),
+    });
+    const body = await res.json().catch(() => null);
+    if (!res.ok) throw new ApiFailure(res.status, body);
+    csrfToken = body.data.csrf_token;
+    location.hash = "#/";
+    route();
+  });
+  main.replaceChildren(form);
+  form.querySelector("input").focus();
+}
+
+function renderNav(slug, current) {
+  nav.hidden = false;
+  signOut.hidden = false;
+  const link = (href, text, key) => h("a", { href, "aria-current": key === current ? "page" : null }, text);
+  nav.replaceChildren(
+    h("h2", {}, "memoryd"),
+    link("#/", "Workspaces", "workspaces"),
+    ...(slug
+      ? [
+          h("h2", {}, slug),
+          link(`#/w/${slug}`, "Overview", "overview"),
+          link(`#/w/${slug}/keys`, "API keys", "keys"),
+          link(`#/w/${slug}/agents`, "Agents", "agents"),
+          link(`#/w/${slug}/team`, "Team", "team"),
+          link(`#/w/${slug}/facts`, "Facts", "facts"),
+          link(`#/w/${slug}/end-users`, "End users", "end-users"),
+          link(`#/w/${slug}/answers`, "Answers", "answers"),
+        ]
+      : []),
+  );
+}
+
+async function workspacesPage() {
+  renderNav(null, "workspaces");
+  const { workspaces } = await api("GET", "/v1/admin/workspaces");
+  const create = formAction(
+    h(
+      "form",
+      { class: "panel inline", "aria-label": "New workspace" },
+      h("label", {}, "Slug", h("input", { name: "slug", required: true, pattern: "[a-z0-9][a-z0-9_\\-]{0,62}", placeholder: "acme" })),
+      h("label", {}, "Credits", h("input", { name: "credits", type: "number", min: 0, value: 0 })),
+      h("button", { type: "submit" }, "Create workspace"),
+    ),
+    async (data) => {
+      const ws = await api("POST", "/v1/admin/workspaces", { slug: data.get("slug"), credits: Number(data.get("credits") || 0) });
+      location.hash = `#/w/${ws.slug}`;
+    },
+  );
+  show(
+    "Workspaces",
+    create,
+    table(
+      ["Workspace", "Credits", "Live facts"],
+      workspaces.map((w) => h("tr", {}, h("td", {}, h("a", { href: `#/w/${w.slug}` }, w.slug)), h("td", {}, w.credits), h("td", {}, w.live_facts))),
+      "No workspaces yet: create the first one above.",
+    ),
+  );
+}
+
+async function overviewPage(slug) {
+  const ws = await api("GET", path(slug));
+  const card = (value, label) => h("div", { class: "card" }, h("b", {}, value), h("span", {}, label));
+  const credits = formAction(
+    h(
+      "form",
+      { class: "panel inline", "aria-label": "Change credits" },
+      h("label", {}, "Credits", h("input", { name: "amount", type: "number", required: true })),
+      h("label", {}, "Change", h("select", { name: "mode" }, h("option", { value: "add" }, "Add"), h("option", { value: "set" }, "Set to"))),
+      h("button", { type: "submit" }, "Apply"),
+    ),
+    async (data) => {
+      await api("POST", `${path(slug)}/credits`, { mode: data.get("mode"), amount: Number(data.get("amount")) });
+      toast("Credits updated.");
+      route();
+    },
+  );
+  show(
+    slug,
+    h("div", { class: "cards" }, card(ws.credits, "credits"), card(ws.live_facts, "live facts"), card(ws.active_keys, "active keys"), card(ws.end_users, "end users"), card(ws.answers, "answers")),
+    credits,
+  );
+}
+
+function keyState(k) {
+  if (k.revoked_at) return h("span", { class: "pill bad" }, "revoked");
+  if (k.expires_at && new Date(k.expires_at) <= new Date()) return h("span", { class: "pill bad" }, "expired");
+  return h("span", { class: "pill ok" }, "active");
+}
+
+async function keysPage(slug) {
+  const { keys } = await api("GET", `${path(slug)}/keys`);
+  const secretBox = h("div", { "aria-live": "polite" });
+  const scopes = ["memory.read", "memory.write", "answers.write"];
+  const create = formAction(
+    h(
+      "form",
+      { class: "panel inline", "aria-label": "New API key" },
+      h("label", {}, "Name", h("input", { name: "name", required: true, placeholder: "support bot" })),
+      h("fieldset", { class: "actions" }, h("legend", { class: "muted" }, "Scopes"), scopes.map((s) => h("label", { class: "check" }, h("input", { type: "checkbox", name: "scopes", value: s, checked: s !== "answers.write" }), s))),
+      h("label", {}, "Audience", h("select", { name: "audience" }, h("option", { value: "internal" }, "internal"), h("option", { value: "external" }, "external"))),
+      h("label", {}, "Expires (optional)", h("input", { name: "expires_at", type: "datetime-local" })),
+      h("button", { type: "submit" }, "Create key"),
+    ),
+    async (data) => {
+      const expires = data.get("expires_at");
+      const key = await api("POST", `${path(slug)}/keys`, {
+        name: data.get("name"),
+        scopes: data.getAll("scopes"),
+        audience: data.get("audience"),
+        ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
+      });
+      await keysPage(slug);
+      const copy = h("button", { type: "button", class: "secondary" }, "Copy");
+      copy.addEventListener("click", async () => {
+        await navigator.clipboard.writeText(key.secret).then(() => toast("Copied."), () => toast("Copy failed: select the key and copy it."));
+      });
+      main.querySelector("[data-secret]").replaceChildren(
+        h("div", { class: "secret", role: "alert" }, h("strong", {}, `Secret of "${key.name}": shown once, store it now.`), h("code", { "data-key-secret": true }, key.secret), copy),
+      );
+    },
+  );
+  secretBox.setAttribute("data-secret", "");
+  const rows = keys.map((k) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, k.name),
+      h("td", {}, h("code", {}, k.prefix)),
+      h("td", {}, keyState(k)),
+      h("td", {}, k.scopes.map((s) => h("span", { class: "pill" }, s))),
+      h("td", {}, k.audience),
+      h("td", {}, when(k.last_used_at)),
+      h(
+        "td",
+        {},
+        k.revoked_at
+          ? null
+          : h("button", {
+              class: "danger",
+              type: "button",
+              onclick: async () => {
+                if (!confirm(`Revoke "${k.name}"? Requests with it fail at once.`)) return;
+                await api("POST", `/v1/admin/keys/${encodeURIComponent(k.id)}/revoke`);
+                toast(`Revoked ${k.name}.`);
+                keysPage(slug);
+              },
+            }, "Revoke"),
+      ),
+    ),
+  );
+  show("API keys", secretBox, create, table(["Name", "Prefix", "State", "Scopes", "Audience", "Last used", ""], rows, "No keys yet."));
+}
+
+function agentForm(slug, agent) {
+  const creating = agent === undefined;
+  const a = agent ?? { slug: "", display_name: "", instructions: "", provider: "auto", model: null, can_write_memory: true, max_output_tokens: 1024 };
+  return formAction(
+    h(
+      "form",
+      { class: "panel", "aria-label": creating ? "New agent" : `Edit ${a.slug}` },
+      creating ? h("label", {}, "Slug", h("input", { name: "slug", required: true, pattern: "[a-z0-9][a-z0-9_\\-]{0,62}", placeholder: "support" })) : h("h2", {}, a.slug),
+      h("label", {}, "Display name", h("input", { name: "display_name", required: true, value: a.display_name })),
+      h("label", {}, "Instructions (placed after memory in the system prompt)", h("textarea", { name: "instructions" }, a.instructions)),
+      h(
+        "div",
+        { class: "actions" },
+        h("label", {}, "Provider", h("select", { name: "provider" }, ["auto", "anthropic", "local"].map((p) => h("option", { value: p, selected: p === a.provider }, p)))),
+        h("label", {}, "Model (empty: server default)", h("input", { name: "model", value: a.model ?? "" })),
+        h("label", {}, "Max output tokens", h("input", { name: "max_output_tokens", type: "number", min: 1, max: 64000, value: a.max_output_tokens })),
+        h("label", { class: "check" }, h("input", { type: "checkbox", name: "can_write_memory", checked: a.can_write_memory }), "May write memory"),
+      ),
+      h("p", { class: "actions" }, h("button", { type: "submit" }, creating ? "Create agent" : "Save")),
+    ),
+    async (data) => {
+      const settings = {
+        display_name: data.get("display_name"),
+        instructions: data.get("instructions"),
+        provider: data.get("provider"),
+        model: data.get("model") ? data.get("model") : null,
+        max_output_tokens: Number(data.get("max_output_tokens")),
+        can_write_memory: data.get("can_write_memory") === "on",
+      };
+      if (creating) await api("POST", `${path(slug)}/agents`, { slug: data.get("slug"), ...settings });
+      else await api("PATCH", `${path(slug)}/agents/${a.slug}`, settings);
+      toast(creating ? "Agent created." : "Agent saved.");
+      agentsPage(slug);
+    },
+  );
+}
+
+async function agentsPage(slug) {
+  const { agents } = await api("GET", `${path(slug)}/agents`);
+  const rows = agents.map((a) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, h("strong", {}, a.display_name), h("div", { class: "muted" }, a.slug)),
+      h("td", {}, `${a.provider} · ${a.model ?? "default model"}`),
+      h("td", {}, a.can_write_memory ? "read and write" : "read only"),
+      h(
+        "td",
+        {},
+        h(
+          "div",
+          { class: "actions" },
+        h("button", { class: "secondary", type: "button", onclick: () => main.append(agentForm(slug, a)) }, "Edit"),
+        a.slug === "main"
+          ? null
+          : h("button", {
+              class: "danger",
+              type: "button",
+              onclick: async () => {
+                if (!confirm(`Delete agent "${a.slug}"? Its answers are kept.`)) return;
+                await api("DELETE", `${path(slug)}/agents/${a.slug}`);
+                agentsPage(slug);
+              },
+            }, "Delete"),
+        ),
+      ),
+    ),
+  );
+  show("Agents", table(["Agent", "Model", "Memory", ""], rows, "No agents."), h("h2", {}, "New agent"), agentForm(slug));
+}
+
+async function teamPage(slug) {
+  const { members } = await api("GET", `${path(slug)}/team`);
+  const add = formAction(
+    h("form", { class: "panel inline", "aria-label": "Add team member" }, h("label", {}, "Name", h("input", { name: "name", required: true, placeholder: "Priya Shah" })), h("button", { type: "submit" }, "Add")),
+    async (data) => {
+      await api("POST", `${path(slug)}/team`, { name: data.get("name") });
+      teamPage(slug);
+    },
+  );
+  const rows = members.map((name) =>
+    h("tr", {}, h("td", {}, name), h("td", {}, h("button", { class: "danger", type: "button", onclick: async () => { await api("DELETE", `${path(slug)}/team/${encodeURIComponent(name)}`); teamPage(slug); } }, "Remove"))),
+  );
+  show("Team", h("p", { class: "muted" }, "Facts about team members are team facts: external keys never see them."), add, table(["Name", ""], rows, "No team members yet."));
+}
+
+async function factsPage(slug, params) {
+  const query = new URLSearchParams(params);
+  const page = await api("GET", `${path(slug)}/facts?${query}`);
+  const filters = h(
+    "form",
+    { class: "panel inline", role: "search", "aria-label": "Filter facts" },
+    h("label", {}, "Text", h("input", { name: "query", value: query.get("query") ?? "", placeholder: "manager" })),
+    h("label", {}, "Kind", h("select", { name: "kind" }, ["", "decision", "preference", "profile_fact", "observation"].map((k) => h("option", { value: k, selected: k === (query.get("kind") ?? "") }, k || "any")))),
+    h("label", {}, "End user", h("input", { name: "end_user", value: query.get("end_user") ?? "" })),
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "pinned", value: "true", checked: query.get("pinned") === "true" }), "Pinned"),
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "include_superseded", value: "true", checked: query.get("include_superseded") === "true" }), "Include history"),
+    h("button", { type: "submit" }, "Search"),
+  );
+  filters.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const [k, v] of new FormData(filters)) if (v) next.set(k, String(v));
+    location.hash = `#/w/${slug}/facts?${next}`;
+  });
+  const rows = page.facts.map((f) => {
+    const detail = h("div");
+    return h(
+      "tr",
+      {},
+      h("td", {}, f.text, f.superseded_by ? h("div", {}, h("span", { class: "pill bad" }, "superseded")) : null, detail),
+      h("td", {}, h("span", { class: "pill" }, f.kind), f.pinned ? h("span", { class: "pill ok" }, "pinned") : null, f.sensitive ? h("span", { class: "pill bad" }, "sensitive") : null),
+      h("td", {}, f.subject, f.end_user ? h("div", { class: "muted" }, `end user ${f.end_user.id}`) : null),
+      h("td", {}, when(f.recorded_time)),
+      h(
+        "td",
+        {},
+        h(
+          "div",
+          { class: "actions" },
+        h("button", { class: "secondary", type: "button", onclick: async () => { await api("POST", `/v1/admin/facts/${f.fact_id}/${f.pinned ? "unpin" : "pin"}`); route(); } }, f.pinned ? "Unpin" : "Pin"),
+        h("button", {
+          class: "link",
+          type: "button",
+          onclick: async () => {
+            const history = await api("GET", `/v1/admin/facts/${f.fact_id}`);
+            const line = (x, label) => h("li", {}, `${label}: ${x.text} (${when(x.recorded_time)})`);
+            detail.replaceChildren(
+              history.replaced.length + history.replaced_by.length === 0
+                ? h("p", { class: "muted" }, "No other version of this claim.")
+                : h("ul", {}, history.replaced_by.map((x) => line(x, "Replaced by")), history.replaced.map((x) => line(x, "Replaced"))),
+            );
+          },
+        }, "History"),
+        h("button", { class: "danger", type: "button", onclick: async () => { if (!confirm("Delete this fact everywhere?")) return; await api("DELETE", `/v1/admin/facts/${f.fact_id}`); toast("Fact deleted."); route(); } }, "Delete"),
+        ),
+      ),
+    );
+  });
+  const more = page.next_cursor ? h("p", {}, h("a", { href: `#/w/${slug}/facts?${new URLSearchParams({ ...Object.fromEntries(query), cursor: page.next_cursor })}` }, "Older facts →")) : null;
+  show("Facts", filters, table(["Fact", "Kind", "Subject", "Recorded", ""], rows, "No facts match."), more);
+}
+
+async function endUsersPage(slug) {
+  const { end_users: users } = await api("GET", `${path(slug)}/end-users`);
+  const rows = users.map((u) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, u.name ?? u.id, h("div", { class: "muted" }, u.id)),
+      h("td", {}, u.live_facts),
+      h("td", {}, u.answers),
+      h(
+        "td",
+        {},
+        h(
+          "div",
+          { class: "actions" },
+        h("button", {
+          class: "secondary",
+          type: "button",
+          onclick: async () => {
+            const text = await api("GET", `${path(slug)}/end-users/${encodeURIComponent(u.id)}/export`);
+            const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })), download: `${slug}-${u.id}.jsonl` });
+            link.click();
+          },
+        }, "Export"),
+        h("button", {
+          class: "danger",
+          type: "button",
+          onclick: async () => {
+            const typed = prompt(`Forget everything about "${u.id}"? This deletes their facts, answers and conversations. Type the id to confirm.`);
+            if (typed !== u.id) return toast("Not forgotten: the id did not match.");
+            const receipt = await api("POST", `${path(slug)}/end-users/${encodeURIComponent(u.id)}/forget`);
+            toast(`Forgot ${u.id}: ${receipt.facts_deleted} facts, ${receipt.answers_deleted} answers.`);
+            endUsersPage(slug);
+          },
+        }, "Forget"),
+        ),
+      ),
+    ),
+  );
+  show("End users", table(["End user", "Live facts", "Answers", ""], rows, "No end users yet: they appear when facts or answers name one."));
+}
+
+async function answersPage(slug) {
+  const { answers } = await api("GET", `${path(slug)}/answers`);
+  const status = (s) => h("span", { class: `pill ${s === "completed" ? "ok" : s === "failed" ? "bad" : ""}` }, s);
+  const rows = answers.map((a) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, a.input, a.error_code ? h("p", { class: "error" }, `${a.error_code}: ${a.error_message}`) : null),
+      h("td", {}, status(a.status)),
+      h("td", {}, a.agent_slug),
+      h("td", {}, `${a.input_tokens} in / ${a.output_tokens} out`),
+      h("td", {}, when(a.created_at)),
+    ),
+  );
+  show("Answers", table(["Question", "Status", "Agent", "Tokens", "Asked"], rows, "No answers yet."));
+}
+
+const pages = { "": overviewPage, keys: keysPage, agents: agentsPage, team: teamPage, facts: factsPage, "end-users": endUsersPage, answers: answersPage };
+
+async function route() {
+  if (csrfToken === null) {
+    const session = await fetch("/app/session", { credentials: "same-origin" }).then((r) => r.json()).catch(() => null);
+    if (!session?.data?.signed_in) return renderSignIn();
+    csrfToken = session.data.csrf_token;
+  }
+  const [hashPath, hashQuery] = location.hash.replace(/^#/, "").split("?");
+  const [, kind, slug, section = ""] = (hashPath || "/").split("/");
+  try {
+    if (kind === "w" && slug && section in pages) {
+      renderNav(decodeURIComponent(slug), section || "overview");
+      await pages[section](decodeURIComponent(slug), hashQuery ?? "");
+    } else {
+      await workspacesPage();
+    }
+  } catch (error) {
+    if (error.status !== 401) show("Something went wrong", h("p", { class: "error", role: "alert" }, error.message), h("p", {}, h("a", { href: "#/" }, "Back to workspaces")));
+  }
+}
+
+signOut.addEventListener("click", async () => {
+  await fetch("/app/session", { method: "DELETE", headers: { "x-csrf-token": csrfToken ?? "" }, credentials: "same-origin" });
+  csrfToken = null;
+  renderSignIn("Signed out.");
+});
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,24 @@
+/** The settings app's one page: a shell the script fills (no inline script or style, for the CSP). */
+export const INDEX_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>memoryd settings</title>
+    <link rel="icon" href="/app/assets/icon.svg" type="image/svg+xml" />
+    <link rel="stylesheet" href="/app/assets/app.css" />
+    <script type="module" src="/app/assets/app.js"></script>
+  </head>
+  <body>
+    <header class="topbar">
+      <a class="brand" href="#/">memoryd <span>settings</span></a>
+      <button id="sign-out" class="link" type="button" hidden>Sign out</button>
+    </header>
+    <div class="layout">
+      <nav id="nav" aria-label="Sections" hidden></nav>
+      <main id="main" tabindex="-1"><p class="muted">Loading…</p></main>
+    </div>
+    <div id="toast" role="status" aria-live="polite"></div>
+  </body>
+</html>
+`;

@@ -1,0 +1,184 @@
+/**
+ * The settings app in a real browser (Debian's Chromium driven by playwright-core) against the
+ * compiled binary: sign in, create a workspace and a key, use the key over REST, revoke it from the
+ * app and see the next request refused, create an agent and ask it a question over REST, browse,
+ * pin and delete a fact, forget an end user, sign out. Screenshots of each page go to the temp
+ * directory printed at the end (MEMORYD_SCREENSHOTS to choose one).
+ */
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { cleanup, request, startServer, tempDir, type ServerHandle } from "./binary";
+
+setDefaultTimeout(120_000);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ADMIN = "e2e-admin-token-0123456789";
+
+let server: ServerHandle;
+let browser: Browser;
+let page: Page;
+const shots = process.env.MEMORYD_SCREENSHOTS ?? tempDir("memoryd-screens-");
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  mkdirSync(shots, { recursive: true });
+  server = await startServer({ dataDir: join(tempDir(), "data"), env: { MEMORYD_ADMIN_TOKEN: ADMIN } });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.on("pageerror", (error) => pageErrors.push(String(error)));
+  // A refused sign-in is a 401 the browser logs as a failed resource: expected, not a page error.
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) pageErrors.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await cleanup();
+});
+
+/** Waits (up to 10 s) until the locator's text contains `text`. */
+async function expectText(locator: Locator, text: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const seen = (await locator.first().textContent({ timeout: 1_000 }).catch(() => null)) ?? "";
+    if (seen.includes(text)) return;
+    if (Date.now() > deadline) {
+      await shot("failure");
+      throw new Error(`expected text containing ${JSON.stringify(text)}, saw ${JSON.stringify(seen)} (screenshot failure.png)`);
+    }
+    await Bun.sleep(100);
+  }
+}
+const visible = (locator: Locator) => locator.first().waitFor({ state: "visible", timeout: 10_000 });
+
+/** The secret a key creation just showed (once). */
+async function shownSecret(): Promise<string> {
+  const box = page.locator("[data-key-secret]");
+  await box.waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
+    await shot("failure");
+    throw error;
+  });
+  return (await box.textContent()) ?? "";
+}
+
+const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+const rest = (path: string, key: string, body: unknown) => request(server.url, path, { method: "POST", key, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+
+test("sign-in refuses a wrong token next to the field, then signs in with the admin credential", async () => {
+  await page.goto(`${server.url}/app`);
+  await page.getByLabel("Admin token").fill("not-the-token");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expectText(page.getByRole("alert"), "admin credential is not valid");
+  await shot("01-sign-in-error");
+  await page.getByLabel("Admin token").fill(ADMIN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Workspaces" }).waitFor();
+  const cookie = (await page.context().cookies()).find((c) => c.name === "memoryd_session");
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+  await shot("02-workspaces");
+});
+
+test("a workspace and a key: the secret is shown once, works over REST, and revoking it refuses the next request", async () => {
+  await page.getByLabel("Slug").fill("acme");
+  await page.getByLabel("Credits").fill("500");
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await page.getByRole("heading", { name: "acme", level: 1 }).waitFor();
+  await shot("03-overview");
+
+  await page.getByRole("link", { name: "API keys" }).click();
+  await page.getByRole("heading", { name: "API keys" }).waitFor();
+  await visible(page.getByText("No keys yet."));
+  await page.getByLabel("Name", { exact: true }).fill("support bot");
+  await page.getByLabel("answers.write").check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  const secret = await shownSecret();
+  expect(secret).toMatch(/^ak_test_/);
+  await shot("04-key-created");
+
+  const taught = await rest("/v1/memory/facts", secret, {
+    facts: [{ text: "Ana's manager is Bo." }, { text: "Refunds take five days." }],
+  });
+  expect(taught.status).toBe(202);
+  await rest("/v1/memory/facts", secret, { facts: [{ text: "Dana prefers tea." }], end_user: { id: "u-9", name: "Dana" } });
+
+  await page.reload();
+  await page.getByRole("heading", { name: "API keys" }).waitFor();
+  expect(await page.locator("[data-key-secret]").count()).toBe(0);
+  page.once("dialog", (dialog) => dialog.accept());
+  await page.getByRole("row", { name: /support bot/ }).getByRole("button", { name: "Revoke" }).click();
+  await expectText(page.getByRole("row", { name: /support bot/ }), "revoked");
+  const refused = await rest("/v1/memory/search", secret, { query: "manager" });
+  expect([refused.status, (refused.json as { error: { code: string } }).error.code]).toEqual([401, "api_key_revoked"]);
+  await shot("05-key-revoked");
+});
+
+test("an agent created in the app answers over REST with agent_slug", async () => {
+  await page.getByRole("link", { name: "Agents" }).click();
+  await page.getByRole("heading", { name: "Agents" }).waitFor();
+  const form = page.getByRole("form", { name: "New agent" });
+  await form.getByLabel("Slug").fill("support");
+  await form.getByLabel("Display name").fill("Support");
+  await form.getByLabel(/Instructions/).fill("Answer in one sentence.");
+  await form.getByRole("button", { name: "Create agent" }).click();
+  await visible(page.getByRole("row", { name: /Support/ }));
+  await shot("06-agents");
+
+  await page.getByRole("link", { name: "API keys" }).click();
+  await page.getByRole("heading", { name: "API keys" }).waitFor();
+  await page.getByLabel("Name", { exact: true }).fill("asker");
+  await page.getByLabel("answers.write").check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  const secret = await shownSecret();
+  const asked = await rest("/v1/answers", secret, { input: "How long do refunds take?", agent_slug: "support" });
+  expect(asked.status).toBe(200);
+  expect(asked.text).toContain("event: answer.completed");
+  expect(asked.text).toContain("Refunds take five days.");
+
+  await page.getByRole("link", { name: "Answers" }).click();
+  await expectText(page.getByRole("row", { name: /How long do refunds take/ }), "support");
+  await shot("07-answers");
+});
+
+test("facts: search, pin, history and delete", async () => {
+  await page.getByRole("link", { name: "Facts" }).click();
+  await page.getByRole("heading", { name: "Facts" }).waitFor();
+  await page.getByRole("search").getByLabel("Text").fill("manager");
+  await page.getByRole("button", { name: "Search" }).click();
+  const row = page.getByRole("row", { name: /Ana's manager is Bo/ });
+  await visible(row);
+  await row.getByRole("button", { name: "Pin" }).click();
+  await expectText(page.getByRole("row", { name: /Ana's manager is Bo/ }), "pinned");
+  await page.getByRole("row", { name: /Ana's manager is Bo/ }).getByRole("button", { name: "History" }).click();
+  await visible(page.getByText("No other version of this claim."));
+  await shot("08-facts");
+  page.once("dialog", (dialog) => dialog.accept());
+  await page.getByRole("row", { name: /Ana's manager is Bo/ }).getByRole("button", { name: "Delete" }).click();
+  await visible(page.getByText("No facts match."));
+});
+
+test("end users: forgetting needs the typed id, then the person is gone", async () => {
+  await page.getByRole("link", { name: "End users" }).click();
+  await visible(page.getByRole("row", { name: /Dana/ }));
+  await shot("09-end-users");
+  page.once("dialog", (dialog) => dialog.accept("u-9"));
+  await page.getByRole("row", { name: /Dana/ }).getByRole("button", { name: "Forget" }).click();
+  await visible(page.getByText("No end users yet"));
+});
+
+test("on a phone-sized screen the app still lays out, and signing out ends the session", async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("link", { name: "Overview" }).click();
+  await page.getByRole("heading", { name: "acme", level: 1 }).waitFor();
+  await shot("10-phone");
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  const denied = await request(server.url, "/v1/admin/workspaces");
+  expect(denied.status).toBe(401);
+  expect(pageErrors).toEqual([]);
+  console.log(`screenshots: ${shots}`);
+});
