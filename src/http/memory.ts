@@ -4,7 +4,8 @@ import type { Db } from "../db/types";
 import { buildContext } from "../memory/context";
 import type { FactIndexes } from "../memory/index/registry";
 import { searchFacts } from "../memory/search";
-import { ContextRequest, SearchRequest, TeachRequest } from "../schema/memory";
+import { deleteVisibleFact, getFact, listFacts } from "../memory/facts";
+import { ContextRequest, FactIdParams, FactListQuery, FactQuery, SearchRequest, TeachRequest } from "../schema/memory";
 import { parseInput } from "../schema/validate";
 import { readJsonBody } from "./body";
 import { ok, type RequestPipeline } from "./pipeline";
@@ -28,5 +29,24 @@ export function memoryRoutes(deps: { db: Db; index: FactIndexes; pipeline: Reque
       "/v1/memory/facts",
       async ({ caller, request, set }) => ok(set, await teachFacts({ db, index, caller }, parseInput(TeachRequest, await readJsonBody(request))), 202),
       { auth: "memory.write", parse: "none" },
+    )
+    .get("/v1/memory/facts", async ({ caller, query, set }) => ok(set, await listFacts({ db, index, caller }, parseInput(FactListQuery, query, "query"))), {
+      auth: "memory.read",
+    })
+    .get(
+      "/v1/memory/facts/:fact_id",
+      async ({ caller, params, query, set }) => {
+        const { fact_id: factId } = parseInput(FactIdParams, params, "path");
+        return ok(set, await getFact({ db, index, caller }, factId, parseInput(FactQuery, query, "query").end_user ?? null));
+      },
+      { auth: "memory.read" },
+    )
+    .delete(
+      "/v1/memory/facts/:fact_id",
+      async ({ caller, params, query, set }) => {
+        const { fact_id: factId } = parseInput(FactIdParams, params, "path");
+        return ok(set, await deleteVisibleFact({ db, index, caller }, factId, parseInput(FactQuery, query, "query").end_user ?? null));
+      },
+      { auth: "memory.write" },
     );
 }

@@ -30,11 +30,12 @@ export function visibilityFor(caller: Caller, endUserId: string | null): Visibil
  * - external keys: no sensitive facts, no team facts, nothing the agent inferred;
  * - external keys on the tool server: only the listed kinds.
  */
-export function visibleFacts(v: Visibility): Fragment {
+export function visibleFacts(v: Visibility, options: { history?: boolean } = {}): Fragment {
   const internal = v.audience === "internal";
   const kinds = v.kinds === null ? null : [...v.kinds];
+  // `history`: superseded versions too, under every other rule (a claim's history as this caller may see it).
   return fragment`f.workspace_id = ${v.workspaceId}
-    AND f.superseded_by IS NULL
+    AND (${options.history === true}::boolean OR f.superseded_by IS NULL)
     AND (f.end_user_id IS NULL OR f.end_user_id = ${v.endUserId}::text)
     AND (${internal}::boolean OR (NOT f.sensitive AND f.subject_type <> 'team' AND f.origin <> 'agent_inferred'))
     AND (${kinds}::text[] IS NULL OR f.kind = ANY(${kinds}::text[]))`;

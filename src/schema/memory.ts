@@ -145,3 +145,26 @@ export const ImportLine = Type.Object({
   pinned: Type.Optional(Type.Boolean()),
 });
 export type ImportLine = Static<typeof ImportLine>;
+
+/** GET /v1/memory/facts: the visible facts, newest first. */
+export const FactListQuery = Type.Object({
+  subject: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "only facts about this subject (exact)" })),
+  kind: Type.Optional(FactKind),
+  end_user: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "name this end user: their facts become visible, and only theirs are listed" })),
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: "facts per page (1-200, default 50)" }),
+  cursor: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "next_cursor of the previous page" })),
+});
+export type FactListQuery = Static<typeof FactListQuery>;
+
+export const FactList = Type.Object({ facts: Type.Array(Fact), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export type FactList = Static<typeof FactList>;
+
+/** GET and DELETE /v1/memory/facts/:fact_id: a fact about an end user is visible only when the call names them. */
+export const FactQuery = Type.Object({
+  end_user: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "the end user the fact is about, if any" })),
+});
+export const FactIdParams = Type.Object({ fact_id: Text({ minLength: 1, maxLength: 200, description: "a fact id" }) });
+
+/** One fact with the versions of its claim the key may see: what it replaced, newest first. */
+export const FactWithHistory = Type.Object({ fact: Fact, replaced: Type.Array(Fact) });
+export type FactWithHistory = Static<typeof FactWithHistory>;
