@@ -9,6 +9,7 @@ import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
 import type { Scope } from "../schema/auth";
 import { callerOf } from "../service";
+import { corsHeaders, corsOrigin, preflightHeaders } from "./cors";
 
 type HeaderBag = Record<string, string | number>;
 
@@ -62,6 +63,8 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config }) {
     .derive({ as: "global" }, ({ request, set }) => {
       const requestId = requestIdOf(request);
       set.headers["x-request-id"] = requestId;
+      const origin = corsOrigin(request, deps.config.allowedOrigins);
+      if (origin !== null) Object.assign(set.headers, corsHeaders(origin));
       return { requestId, startedAt: performance.now() };
     })
     .macro({
@@ -117,6 +120,13 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config }) {
         duration_ms: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 100) / 100,
         key_prefix: auth?.keyPrefix,
       });
+    })
+    // A preflight from an allowed origin is answered; from any other, nothing is allowed.
+    .options("/v1/*", ({ request, set }) => {
+      const origin = corsOrigin(request, deps.config.allowedOrigins);
+      if (origin !== null) Object.assign(set.headers, preflightHeaders(origin));
+      set.status = 204;
+      return "";
     })
     .all("/*", ({ request }): never => {
       throw new ApiError("not_found", 404, `no route ${request.method} ${new URL(request.url).pathname}`);
