@@ -12,6 +12,8 @@ import { webRoutes } from "./http/web";
 import { whoamiRoutes } from "./http/whoami";
 import type { Logger } from "./log";
 import type { FactIndexes } from "./memory/index/registry";
+import { createMetrics, type Metrics } from "./metrics";
+import { metricsRoutes } from "./http/metrics";
 
 export interface AppDeps {
   config: Config;
@@ -22,12 +24,15 @@ export interface AppDeps {
   index: FactIndexes;
   /** False once shutdown began: /readyz turns 503 so load balancers drain this instance. */
   isAccepting?: () => boolean;
+  /** Shared with the engine in a server; an app of its own otherwise. */
+  metrics?: Metrics;
 }
 
 /** Wires every feature into one Elysia app behind the one request pipeline. */
 export function createApp(deps: AppDeps) {
-  const pipeline = requestPipeline(deps);
-  const features = { ...deps, pipeline };
+  const metrics = deps.metrics ?? createMetrics(deps);
+  const pipeline = requestPipeline({ ...deps, metrics });
+  const features = { ...deps, metrics, pipeline };
   return new Elysia()
     .use(pipeline)
     .use(healthRoutes(features))
@@ -36,7 +41,8 @@ export function createApp(deps: AppDeps) {
     .use(answerRoutes(features))
     .use(mcpRoutes(features))
     .use(adminRoutes(features))
-    .use(webRoutes(features));
+    .use(webRoutes(features))
+    .use(metricsRoutes(features));
 }
 
 export type App = ReturnType<typeof createApp>;

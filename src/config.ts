@@ -25,6 +25,7 @@ export const ConfigSchema = Type.Object({
   allowedOrigins: Type.Array(Type.String({ pattern: "^https?://[^/]+$" })),
   indexMemoryMb: Type.Integer({ minimum: 16, maximum: 1_048_576 }),
   answerLeaseSeconds: Type.Integer({ minimum: 3, maximum: 600 }),
+  metricsToken: Type.Optional(Type.String({ minLength: 16 })),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -74,6 +75,11 @@ export const SETTINGS: Record<Key, Setting> = {
     default: "1024",
     integer: true,
     description: "memory for in-process search indexes (MB); least recently used workspaces are evicted past it",
+  },
+  metricsToken: {
+    env: "MEMORYD_METRICS_TOKEN",
+    secret: true,
+    description: "bearer token for GET /metrics (min 16 chars); unset, only loopback clients may read it",
   },
   answerLeaseSeconds: {
     env: "MEMORYD_ANSWER_LEASE_SECONDS",

@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
 import { ensureAdminToken } from "./admin/credential";
 import { createApp, type App } from "./app";
+import { createMetrics } from "./metrics";
 import { AnswerEngine } from "./answers/engine";
 import { pruneRateWindows } from "./auth/authenticate";
 import { createKey } from "./auth/keys";
@@ -90,8 +91,9 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
 
   let accepting = true;
   const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024);
-  const engine = new AnswerEngine({ db, index, config, log });
-  const app = createApp({ config, db, log, engine, index, isAccepting: () => accepting });
+  const metrics = createMetrics({ db, index });
+  const engine = new AnswerEngine({ db, index, config, log, metrics });
+  const app = createApp({ config, db, log, engine, index, metrics, isAccepting: () => accepting });
   try {
     // Elysia asks Bun for SO_REUSEPORT by default: a second memoryd on a taken port would then
     // start and split the traffic with the first. One port, one server.

@@ -8,7 +8,8 @@ import { randomBase62 } from "../ids";
 import { AnswerEvents } from "./events";
 import type { FactIndexes } from "../memory/index/registry";
 import { executeRun, type RunnerDeps, type RunOutcome } from "./runner";
-import { claimNextRun, failAbandonedRuns, failRun, pruneIdempotencyKeys, releaseLeases, type RunRow } from "./store";
+import { claimNextRun, creditsFor, failAbandonedRuns, failRun, pruneIdempotencyKeys, releaseLeases, type RunRow } from "./store";
+import type { Metrics } from "../metrics";
 
 export interface EngineOptions {
   db: Db;
@@ -19,6 +20,8 @@ export interface EngineOptions {
   /** Overrides for tests; by default anthropic when ANTHROPIC_API_KEY is set, local otherwise. */
   providers?: { anthropic?: ModelProvider; local?: ModelProvider };
   leaseSeconds?: number;
+  /** Where finished runs are counted (the server shares one with its app). */
+  metrics?: Metrics;
   concurrency?: number;
   pollMs?: number;
 }
@@ -92,7 +95,16 @@ export class AnswerEngine {
   /** Runs an answer this instance already holds the lease for (a stream, or a claimed run). */
   run(run: RunRow, onDelta: (text: string) => void): Promise<RunOutcome> {
     const abort = new AbortController();
-    const done = executeRun(this.runner, run, onDelta, abort.signal).finally(() => {
+    const startedAt = performance.now();
+    const done = executeRun(this.runner, run, onDelta, abort.signal).then((outcome) => {
+      // A released run is another instance's to finish and count.
+      if (outcome.status !== "released") {
+        const seconds = (performance.now() - startedAt) / 1000;
+        if (outcome.status === "completed") this.options.metrics?.answerFinished("completed", seconds, outcome.usage, creditsFor(outcome.usage));
+        else this.options.metrics?.answerFinished("failed", seconds);
+      }
+      return outcome;
+    }).finally(() => {
       this.active.delete(run.id);
       this.pump();
     });

@@ -7,6 +7,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/types";
 import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
+import type { Metrics } from "../metrics";
 import type { Scope } from "../schema/auth";
 import { callerOf } from "../service";
 import { corsHeaders, corsOrigin, preflightHeaders } from "./cors";
@@ -58,7 +59,7 @@ export type RouteAuth = Scope | "any-scope";
  * result handlers receive as `auth` (the key) and `caller` (what service functions take); every error mapped to the envelope by `ApiError` in one
  * place; one JSON log line after each response; and a 404 in the envelope for unknown routes.
  */
-export function requestPipeline(deps: { db: Db; log: Logger; config: Config }) {
+export function requestPipeline(deps: { db: Db; log: Logger; config: Config; metrics: Metrics }) {
   return new Elysia({ name: "request-pipeline" })
     .derive({ as: "global" }, ({ request, set }) => {
       const requestId = requestIdOf(request);
@@ -74,14 +75,20 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config }) {
         async resolve({ request, server }) {
           const secret = secretFromHeaders(request.headers);
           if (secret !== undefined || !(await authorizeSession(deps.db, request))) {
-            await authorizeAdmin(deps.db, deps.config, secret, clientAddress(request, server));
+            await authorizeAdmin(deps.db, deps.config, secret, clientAddress(request, server)).catch((error: unknown) => {
+              if (error instanceof ApiError) deps.metrics.authFailure(error.code);
+              throw error;
+            });
           }
           return { admin: true as const };
         },
       },
       auth: (required: RouteAuth) => ({
         async resolve({ request, server, set }) {
-          const auth = await authorize(deps.db, { request, server, set }, required === "any-scope" ? null : required);
+          const auth = await authorize(deps.db, { request, server, set }, required === "any-scope" ? null : required).catch((error: unknown) => {
+            if (error instanceof ApiError && (error.status === 401 || error.status === 429)) deps.metrics.authFailure(error.code);
+            throw error;
+          });
           return { auth, caller: callerOf(auth, "rest") };
         },
       }),
@@ -112,6 +119,10 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config }) {
       const { request, set, route } = ctx;
       const startedAt = "startedAt" in ctx && typeof ctx.startedAt === "number" ? ctx.startedAt : undefined;
       const auth = "auth" in ctx ? (ctx.auth as AuthContext | undefined) : undefined;
+      const status = typeof set.status === "number" ? set.status : 200;
+      // Route patterns only ("/v1/answers/:answer_id"): a raw path could carry ids or names.
+      const pattern = route && route !== "/*" ? route : "unmatched";
+      deps.metrics.request(pattern, request.method, status, startedAt === undefined ? 0 : (performance.now() - startedAt) / 1000);
       deps.log.info("request", {
         request_id: set.headers["x-request-id"],
         method: request.method,

@@ -59,7 +59,7 @@ async function searchFrom(origin: string): Promise<{ ok: boolean; facts?: string
           headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
           body: JSON.stringify({ query: "when do orders ship" }),
         });
-        const body = await res.json();
+        const body = (await res.json()) as { data: { facts: { fact_text: string }[] } };
         return { ok: true, facts: body.data.facts.map((f: { fact_text: string }) => f.fact_text), remaining: res.headers.get("x-ratelimit-remaining") };
       } catch (error) {
         return { ok: false, error: String(error) };

@@ -14,6 +14,9 @@ export interface IndexStats {
   budgetBytes: number;
   builds: number;
   evictions: number;
+  reads: number;
+  /** Reads answered by an index already current, without a database round trip. */
+  hits: number;
 }
 
 interface Entry {
@@ -36,6 +39,9 @@ export class FactIndexes {
   /** Orders reads and syncs: a sync that started after a read began has seen its caller's writes. */
   private clock = 0;
   private evictions = 0;
+  /** Reads, and reads the index in memory answered without asking the database (the cache's hits). */
+  private reads = 0;
+  private hits = 0;
 
   constructor(
     private readonly db: Db,
@@ -49,9 +55,13 @@ export class FactIndexes {
    */
   async read(workspaceId: string, knownSeq: number | null): Promise<FactIndex> {
     const calledAt = ++this.clock;
+    this.reads += 1;
     for (;;) {
       const entry = this.touch(workspaceId);
-      if (entry.index && knownSeq !== null && entry.index.seq >= knownSeq) return entry.index;
+      if (entry.index && knownSeq !== null && entry.index.seq >= knownSeq) {
+        this.hits += 1;
+        return entry.index;
+      }
       const syncing = entry.syncing;
       if (syncing === null) return this.sync(workspaceId, entry).promise;
       // A sync under way that began before this call may have read the database before the
@@ -73,7 +83,7 @@ export class FactIndexes {
       facts += entry.index?.live ?? 0;
       bytes += entry.bytes;
     }
-    return { workspaces: this.entries.size, facts, bytes, budgetBytes: this.budgetBytes, builds: this.builds, evictions: this.evictions };
+    return { workspaces: this.entries.size, facts, bytes, budgetBytes: this.budgetBytes, builds: this.builds, evictions: this.evictions, reads: this.reads, hits: this.hits };
   }
 
   private touch(workspaceId: string): Entry {
