@@ -9,7 +9,9 @@ import { parseInput } from "../schema/validate";
 import appCss from "../web/app.css" with { type: "text" };
 import appJs from "../web/app.js" with { type: "text" };
 import icon from "../web/icon.svg" with { type: "text" };
-import { INDEX_HTML } from "../web/page";
+import docsJs from "../web/docs.js" with { type: "text" };
+import { DOCS_HTML, INDEX_HTML } from "../web/page";
+import { openApiDocument } from "./openapi";
 import { readJsonBody } from "./body";
 import { clientAddress, ok, type RequestPipeline } from "./pipeline";
 
@@ -27,6 +29,7 @@ const ASSETS: Record<string, { body: string; type: string }> = {
   "app.js": { body: appJs, type: "text/javascript; charset=utf-8" },
   "app.css": { body: appCss, type: "text/css; charset=utf-8" },
   "icon.svg": { body: icon, type: "image/svg+xml" },
+  "docs.js": { body: docsJs, type: "text/javascript; charset=utf-8" },
 };
 
 const SignIn = Type.Object({ token: Type.String({ minLength: 1, maxLength: 500, description: "the admin credential" }) });
@@ -45,6 +48,8 @@ export function webRoutes(deps: { db: Db; config: Config; pipeline: RequestPipel
   return new Elysia({ name: "web" })
     .use(deps.pipeline)
     .get("/app", () => page(INDEX_HTML, "text/html; charset=utf-8"))
+    .get("/docs", () => page(DOCS_HTML, "text/html; charset=utf-8"))
+    .get("/openapi.json", () => Response.json(openApiDocument(), { headers: { "cache-control": "no-store" } }))
     .get("/app/", () => page(INDEX_HTML, "text/html; charset=utf-8"))
     .get("/app/assets/:name", ({ params }) => {
       const asset = ASSETS[params.name];

@@ -22,3 +22,21 @@ export const INDEX_HTML = `<!doctype html>
   </body>
 </html>
 `;
+
+/** The API reference page (/docs): the same look, filled from /openapi.json by docs.js. */
+export const DOCS_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>memoryd API reference</title>
+    <link rel="icon" href="/app/assets/icon.svg" type="image/svg+xml" />
+    <link rel="stylesheet" href="/app/assets/app.css" />
+    <script type="module" src="/app/assets/docs.js"></script>
+  </head>
+  <body>
+    <header class="topbar"><a class="brand" href="/docs">memoryd <span>API reference</span></a><a class="brand" href="/openapi.json"><span>openapi.json</span></a></header>
+    <div class="layout"><main id="main" tabindex="-1"><p class="muted">Loading…</p></main></div>
+  </body>
+</html>
+`;

@@ -1,0 +1,67 @@
+/**
+ * /openapi.json: a valid OpenAPI 3.1 document (checked by an OpenAPI validator) that documents
+ * every route the app serves, and whose schemas the app's real responses satisfy (checked with Ajv).
+ */
+import { expect, test } from "bun:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import Ajv2020 from "ajv/dist/2020";
+import { call, makeKey, testApp } from "../helpers/app";
+import { describeEachDb } from "../helpers/databases";
+
+interface Doc {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  components: { schemas: Record<string, unknown> };
+}
+
+/** Routes the document leaves out on purpose: the app's pages and assets, the catch-alls, MCP's 405s. */
+const UNDOCUMENTED = /^(GET \/app|POST \/app|DELETE \/app|GET \/docs|GET \/openapi\.json|OPTIONS |ALL |GET \/v1\/mcp|DELETE \/v1\/mcp)/;
+
+describeEachDb("OpenAPI", (get) => {
+  test("the document is valid OpenAPI 3.1 and lists every route the app serves", async () => {
+    const app = testApp(get().db);
+    const res = await call(app, "GET", "/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = res.json as Doc;
+    const result = await new Validator().validate(doc as unknown as Parameters<Validator["validate"]>[0]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe("3.1.0");
+
+    const documented = new Set(Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`)));
+    const served = app.routes.map((r) => `${r.method} ${r.path.replace(/:([a-z_]+)/g, "{$1}")}`).filter((route) => !UNDOCUMENTED.test(route));
+    expect(served.filter((route) => !documented.has(route))).toEqual([]);
+    expect((await call(app, "GET", "/docs")).headers.get("content-security-policy")).toContain("script-src 'self'");
+  });
+
+  test("real responses of the key-holder API satisfy the documented schemas", async () => {
+    const app = testApp(get().db);
+    const doc = (await call(app, "GET", "/openapi.json")).json as Doc;
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+    const check = (method: string, path: string, status: number, body: unknown): void => {
+      const schema = doc.paths[path]?.[method]?.responses[String(status)]?.content?.["application/json"]?.schema ?? doc.paths[path]?.[method]?.responses.default?.content?.["application/json"]?.schema;
+      expect(schema).toBeDefined();
+      const validate = ajv.compile(schema as object);
+      const ok = validate(body);
+      expect([method, path, status, ok ? [] : validate.errors]).toEqual([method, path, status, []]);
+    };
+
+    const key = await makeKey(get().db);
+    const taught = await call(app, "POST", "/v1/memory/facts", { key: key.secret, body: { facts: [{ text: "Ana's manager is Bo." }, { text: "Ana's manager is Cy." }] } });
+    check("post", "/v1/memory/facts", 202, taught.json);
+    check("post", "/v1/memory/search", 200, (await call(app, "POST", "/v1/memory/search", { key: key.secret, body: { query: "Ana manager" } })).json);
+    check("post", "/v1/memory/context", 200, (await call(app, "POST", "/v1/memory/context", { key: key.secret, body: { query: "Ana manager" } })).json);
+    const listed = await call(app, "GET", "/v1/memory/facts", { key: key.secret });
+    check("get", "/v1/memory/facts", 200, listed.json);
+    check("get", "/v1/memory/facts/{fact_id}", 200, (await call(app, "GET", `/v1/memory/facts/${listed.json.data.facts[0].fact_id}`, { key: key.secret })).json);
+    check("get", "/v1/whoami", 200, (await call(app, "GET", "/v1/whoami", { key: key.secret })).json);
+    const queued = await call(app, "POST", "/v1/answers", { key: key.secret, body: { input: "Who is Ana's manager?", stream: false } });
+    check("post", "/v1/answers", 202, queued.json);
+    const polled = await call(app, "GET", `/v1/answers/${queued.json.data.answer_id}`, { key: key.secret });
+    check("get", "/v1/answers/{answer_id}", 200, polled.json);
+    // Errors are the envelope, whatever the route.
+    check("post", "/v1/memory/search", 422, (await call(app, "POST", "/v1/memory/search", { key: key.secret, body: {} })).json);
+    check("get", "/v1/whoami", 401, (await call(app, "GET", "/v1/whoami")).json);
+  });
+});
