@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Scope, WorkspaceSlug } from "./auth";
-import { Text } from "./memory";
+import { Paging, Text } from "./memory";
 
 /** POST /v1/admin/workspaces */
 export const CreateWorkspaceRequest = Type.Object({
@@ -33,10 +33,7 @@ export const TeamMemberRequest = Type.Object({
 export const SlugParams = Type.Object({ slug: WorkspaceSlug });
 export const EndUserParams = Type.Object({ slug: WorkspaceSlug, end_user_id: Text({ minLength: 1, maxLength: 200, description: "an end user's id" }) });
 /** GET /v1/admin/workspaces/:slug/answers */
-export const RecentAnswersQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: "answers per page (1-200, default 50)" }),
-  cursor: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "next_cursor of the previous page" })),
-});
+export const RecentAnswersQuery = Paging;
 export const KeyParams = Type.Object({ key_id: Text({ minLength: 1, maxLength: 200, description: "a key id" }) });
 export const AgentParams = Type.Object({
   slug: WorkspaceSlug,

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { ExportedFact, FactKind, Origin, Text } from "./memory";
+import { ExportedFact, FactKind, Origin, Paging, Text } from "./memory";
 
 const Flag = Type.Union([Type.Literal("true"), Type.Literal("false")], { description: "true or false" });
 
@@ -13,8 +13,7 @@ export const AdminFactQuery = Type.Object({
   sensitive: Type.Optional(Flag),
   pinned: Type.Optional(Flag),
   include_superseded: Type.Optional(Flag),
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: "facts per page (1-200, default 50)" }),
-  cursor: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "next_cursor of the previous page" })),
+  ...Paging.properties,
 });
 export type AdminFactQuery = Static<typeof AdminFactQuery>;
 

@@ -146,14 +146,21 @@ export const ImportLine = Type.Object({
 });
 export type ImportLine = Static<typeof ImportLine>;
 
-/** GET /v1/memory/facts: the visible facts, newest first. */
-export const FactListQuery = Type.Object({
-  subject: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "only facts about this subject (exact)" })),
-  kind: Type.Optional(FactKind),
-  end_user: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "name this end user: their facts become visible, and only theirs are listed" })),
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: "facts per page (1-200, default 50)" }),
+/** Keyset paging shared by every list: a page size and the previous page's next_cursor. */
+export const Paging = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: "items per page (1-200, default 50)" }),
   cursor: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "next_cursor of the previous page" })),
 });
+
+/** GET /v1/memory/facts: the visible facts, newest first. */
+export const FactListQuery = Type.Composite([
+  Paging,
+  Type.Object({
+    subject: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "only facts about this subject (exact)" })),
+    kind: Type.Optional(FactKind),
+    end_user: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "name this end user: their facts become visible, and only theirs are listed" })),
+  }),
+]);
 export type FactListQuery = Static<typeof FactListQuery>;
 
 export const FactList = Type.Object({ facts: Type.Array(Fact), next_cursor: Type.Union([Type.String(), Type.Null()]) });
