@@ -25,6 +25,7 @@ import {
   STATUS,
   TITLE,
   USE_FOR,
+  VALUE_CLASSES,
   USE_VERBS,
   VALUE_END,
   type ClaimRule,
@@ -127,6 +128,8 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     const slot = (part ? `${part} ` : "") + (rule.value === "schedule" ? scheduleSlot(value) : attribute);
     return { claim: { key: `one:${subjectKey}|${slot}`, value, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
   }
+  const classed = valueClassClaim(sentence, negated, resolve);
+  if (classed) return classed;
   for (const rel of RELATIONS) {
     const match = rel.pattern.exec(sentence);
     if (!match) continue;
@@ -153,6 +156,21 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     return { claim: { key: `many:${subjectKey}|${relation}|${object}`, value: object, negated }, rule: fallback.name, refusedBy: null };
   }
   return refused;
+}
+
+/** A sentence about a subject naming exactly one value of an exclusive class ("switched to dark mode"). */
+function valueClassClaim(sentence: string, negated: boolean, resolve: SubjectResolver): ClaimOutcome | null {
+  const match = /^(?<subject>(?:[Tt]he )?[\p{L}\p{N}][\p{L}\p{N}\p{M}&.-]{0,39}(?: [\p{Lu}][\p{L}\p{N}\p{M}&.-]{0,39}){0,3})(?:'s|'re|'m)? (?<rest>.{1,200})$/u.exec(sentence);
+  if (!match) return null;
+  const rest = ` ${match.groups?.rest?.toLowerCase() ?? ""} `;
+  for (const cls of VALUE_CLASSES) {
+    const named = Object.entries(cls.values).filter(([, words]) => words.some((w) => new RegExp(`(?<![\\p{L}\\p{N}-])${w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}-])`, "u").test(rest)));
+    if (named.length !== 1) continue;
+    const subjectKey = resolve(match.groups?.subject, undefined);
+    if (subjectKey === null) return null;
+    return { claim: { key: `one:${subjectKey}|${cls.name}`, value: named[0]![0], negated }, rule: `value_class:${cls.name}`, refusedBy: null };
+  }
+  return null;
 }
 
 /** "Hooli's contract" -> owner "Hooli", part "contract": the part belongs to the attribute. */

@@ -52,7 +52,9 @@ const positives: Row[] = [
   ["Tom speaks French.", {}, "many:tom|speaks|french", "french", false, "speaks"],
   ["Sam stopped playing the guitar.", {}, "many:sam|plays|guitar", "guitar", true, "plays"],
   ["Li is no longer allergic to peanuts.", {}, "many:li|allergic to|peanuts", "peanuts", true, "allergic to"],
-  ["Tom is no longer vegetarian.", {}, "many:tom|is|vegetarian", "vegetarian", true, "state"],
+  ["Tom is no longer vegetarian.", {}, "one:tom|diet", "vegetarian", true, "value_class:diet"],
+  ["Tess switched to dark mode.", {}, "one:tess|color scheme", "dark", false, "value_class:color scheme"],
+  ["Tom is no longer shy.", {}, "many:tom|is|shy", "shy", true, "state"],
   ["Bianca doesn't run marathons anymore.", {}, "many:bianca|run|marathons", "marathons", true, "habit"],
 ];
 
@@ -113,6 +115,8 @@ describe("relateClaims: what a newer claim does to a live older one with the sam
     ["Tom speaks German", "Tom speaks French", "different claims"],
     ["Maya loves jazz", "Maya likes jazz", "coexist"],
     ["Maya no longer likes jazz", "Maya loves jazz", "supersede"],
+    ["Aiden switched to macOS.", "Aiden uses Windows.", "supersede"],
+    ["Aiden uses Windows at work and Linux at home.", "Aiden uses Windows.", "different claims"],
     ["Sam no longer plays the guitar", "Sam plays guitar", "supersede"],
     ["Sam plays the guitar again", "Sam stopped playing guitar", "supersede"],
     ["We decided to release on Thursdays", "We decided to release on Tuesdays", "supersede"],

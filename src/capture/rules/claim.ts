@@ -222,7 +222,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     attribute: "employer",
     value: "proper",
-    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:joined|has joined|started at|has started at|started working at|is employed (?:at|by)|was hired by|got hired at|got a job at|took a job at|left for|moved to|switched to) ${VALUE}$`, "u"),
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:joined|has joined|started at|has started at|started working at|is employed (?:at|by)|was hired by|got hired at|got a job at|took a job at|left for) ${VALUE}$`, "u"),
   },
   // "Maya left Acme": she no longer works there.
   { name: "left_employer", cardinality: "one", attribute: "employer", value: "proper", negates: true, pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has )?(?:left|quit|resigned from) ${VALUE}$`, "u") },
@@ -257,7 +257,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "changed_plan",
     cardinality: "one",
     attribute: "plan",
-    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has |have )?(?:upgraded|downgraded|switched|moved|changed|migrated|converted)(?: (?:its|their) plan)?(?: from .{1,40}?)? to ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?)(?: plan| tier| subscription| package| edition)?$`, "u"),
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has |have )?(?:upgraded|downgraded|switched|moved|changed|migrated|converted)(?: (?:its|their) plan)?(?: from .{1,40}?)? to ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?) (?:plan|tier|subscription|package|edition)$`, "u"),
   },
   // Dates by verb: "Atlas launches on May 1", "Acme renews in March", "The report is due Friday".
   {
@@ -340,6 +340,29 @@ export const RELATIONS: readonly Relation[] = [
   relation("cooks", ["cooks", "cook", "cooking", "bakes", "bake", "baking"]),
   relation("subscribes to", ["subscribes to", "subscribe to", "is subscribed to", "subscribed to"]),
   relation("goes", ["goes", "go", "going"]),
+];
+
+/**
+ * Values that exclude each other: a subject holds one of each class at a time, so "Tess switched
+ * to dark mode" replaces "Tess uses light mode" though neither names the attribute. A fact claims
+ * a class only when it names exactly one of its values (as whole words) and no rule above made a
+ * claim. General knowledge, not sentences: add a class when its values truly exclude each other.
+ */
+export interface ValueClass {
+  readonly name: string;
+  /** Canonical value -> the words that name it. */
+  readonly values: Readonly<Record<string, readonly string[]>>;
+}
+
+export const VALUE_CLASSES: readonly ValueClass[] = [
+  { name: "operating system", values: { windows: ["windows"], macos: ["macos", "mac os", "os x"], linux: ["linux", "ubuntu", "fedora", "debian"], chromeos: ["chromeos", "chrome os"] } },
+  { name: "color scheme", values: { light: ["light mode", "light theme"], dark: ["dark mode", "dark theme"] } },
+  { name: "billing cycle", values: { monthly: ["billed monthly", "monthly billing"], annual: ["billed annually", "billed yearly", "annual billing", "yearly billing"], quarterly: ["billed quarterly", "quarterly billing"] } },
+  { name: "employment type", values: { "part-time": ["part-time", "part time"], "full-time": ["full-time", "full time"], freelance: ["freelance", "freelancer"] } },
+  { name: "relationship status", values: { single: ["single"], married: ["married"], engaged: ["engaged"], divorced: ["divorced"], widowed: ["widowed"] } },
+  { name: "seat preference", values: { window: ["window seat", "window seats"], aisle: ["aisle seat", "aisle seats"], middle: ["middle seat", "middle seats"] } },
+  { name: "diet", values: { vegetarian: ["vegetarian"], vegan: ["vegan"], pescatarian: ["pescatarian"], omnivore: ["omnivore"] } },
+  { name: "work arrangement", values: { remote: ["fully remote", "works remotely", "remote worker"], hybrid: ["hybrid"], "on-site": ["on-site", "onsite", "in the office full-time"] } },
 ];
 
 /**
