@@ -2,7 +2,7 @@ import { randomBase62, sortableId } from "../ids";
 import type { Config } from "../config";
 import type { Db, Queryable } from "../db/types";
 import { ApiError } from "../errors";
-import { AUTH_FAILURE_LIMIT, RATE_LIMIT } from "../auth/authenticate";
+import { lockedOut, RATE_LIMIT, recordFailure } from "../auth/authenticate";
 import { hashSecret, sameHash } from "../auth/secrets";
 
 const ADMIN_SECRET = /^adm_[0-9A-Za-z]{40}$/;
@@ -37,10 +37,7 @@ export async function createAdminToken(db: Queryable): Promise<string> {
  */
 export async function authorizeAdmin(db: Db, config: Config, secret: string | undefined, address: string): Promise<void> {
   const bucket = `addr:${address}`;
-  const [failures] = await db.sql<{ hits: number }>`
-    SELECT hits FROM rate_limit_hits
-     WHERE bucket = ${bucket} AND window_start = to_timestamp(floor(extract(epoch FROM now()) / ${RATE_LIMIT.windowSeconds}) * ${RATE_LIMIT.windowSeconds})`;
-  if ((failures?.hits ?? 0) > AUTH_FAILURE_LIMIT) {
+  if (await lockedOut(db, bucket)) {
     throw new ApiError("rate_limited", 429, "too many failed authentication attempts from this address; wait for the window to end", {
       retry_after_seconds: RATE_LIMIT.windowSeconds,
     });
@@ -53,10 +50,7 @@ export async function authorizeAdmin(db: Db, config: Config, secret: string | un
       if (rows.length > 0) return;
     }
   }
-  await db.sql`
-    INSERT INTO rate_limit_hits (bucket, window_start, hits)
-    VALUES (${bucket}, to_timestamp(floor(extract(epoch FROM now()) / ${RATE_LIMIT.windowSeconds}) * ${RATE_LIMIT.windowSeconds}), 1)
-    ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_hits.hits + 1`;
+  await recordFailure(db, bucket);
   const message = secret === undefined ? "missing admin credential: send Authorization: Bearer <admin token>" : "admin credential is not valid";
   throw new ApiError("admin_token_invalid", 401, message, undefined, {
     "www-authenticate": `Bearer realm="memoryd-admin", error="${secret === undefined ? "invalid_request" : "invalid_token"}", error_description="${message}"`,

@@ -158,11 +158,20 @@ export async function authenticate(db: Queryable, secret: string | undefined, ad
   };
 }
 
-async function recordFailure(db: Queryable, bucket: string): Promise<void> {
+/** One more failed authentication against a bucket (`addr:<peer>`): the lockout counts these. */
+export async function recordFailure(db: Queryable, bucket: string): Promise<void> {
   await db.sql`
     INSERT INTO rate_limit_hits (bucket, window_start, hits)
     VALUES (${bucket}, to_timestamp(floor(extract(epoch FROM now()) / ${RATE_LIMIT.windowSeconds}) * ${RATE_LIMIT.windowSeconds}), 1)
     ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_hits.hits + 1`;
+}
+
+/** Whether a bucket has failed more than AUTH_FAILURE_LIMIT times in this window (then: 429). */
+export async function lockedOut(db: Queryable, bucket: string): Promise<boolean> {
+  const [row] = await db.sql<{ hits: number }>`
+    SELECT hits FROM rate_limit_hits
+     WHERE bucket = ${bucket} AND window_start = to_timestamp(floor(extract(epoch FROM now()) / ${RATE_LIMIT.windowSeconds}) * ${RATE_LIMIT.windowSeconds})`;
+  return (row?.hits ?? 0) > AUTH_FAILURE_LIMIT;
 }
 
 export function requireScope(auth: AuthContext, scope: Scope): void {

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { authorizeAdmin } from "../admin/credential";
-import { createSession, endSession, findSession, sessionCookie, sessionCookieHeader } from "../admin/session";
+import { authorizeSession, createSession, endSession, findSession, sessionCookie, sessionCookieHeader } from "../admin/session";
 import type { Config } from "../config";
 import type { Db } from "../db/types";
 import { ApiError } from "../errors";
@@ -77,13 +77,8 @@ export function webRoutes(deps: { db: Db; config: Config; pipeline: RequestPipel
     )
     .delete("/app/session", async ({ request, set }) => {
       const id = sessionCookie(request);
-      const session = id === undefined ? null : await findSession(db, id);
-      if (id !== undefined && session !== null) {
-        if (request.headers.get("x-csrf-token") !== session.csrfToken) {
-          throw new ApiError("forbidden_origin", 403, "missing or wrong X-CSRF-Token for this session; reload the page");
-        }
-        await endSession(db, id);
-      }
+      // A live session ends only with its CSRF token (authorizeSession throws 403 without it).
+      if (id !== undefined && (await authorizeSession(db, request))) await endSession(db, id);
       set.headers["set-cookie"] = sessionCookieHeader("", overTls(request), 0);
       return ok(set, { signed_in: false });
     });

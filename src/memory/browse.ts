@@ -1,3 +1,4 @@
+import { fragment, type Fragment } from "../db/fragment";
 import type { Db, Queryable } from "../db/types";
 import { notFound } from "../errors";
 import type { AdminFactQuery, FactHistory, FactPage } from "../schema/browse";
@@ -35,6 +36,18 @@ export async function browseFacts(db: Queryable, workspaceId: string, q: AdminFa
   return { facts: page, next_cursor: rows.length > q.limit ? (page.at(-1)?.fact_id ?? null) : null };
 }
 
+/**
+ * A CTE `older(id, depth)`: the facts `factId` replaced, and the ones those replaced, back along
+ * the claim's history (bounded: a chain is one claim's versions).
+ */
+export function olderVersions(factId: string): Fragment {
+  return fragment`WITH RECURSIVE older AS (
+      SELECT id, 1 AS depth FROM facts WHERE superseded_by = ${factId}
+      UNION ALL
+      SELECT f.id, o.depth + 1 FROM facts f JOIN older o ON f.superseded_by = o.id WHERE o.depth < 100
+    )`;
+}
+
 async function factsWhere(db: Queryable, ids: readonly string[]): Promise<ExportedFact[]> {
   if (ids.length === 0) return [];
   const rows = await db.sql<ExportRow>`
@@ -49,11 +62,7 @@ export async function factHistory(db: Queryable, factId: string): Promise<FactHi
   const [fact] = await factsWhere(db, [factId]);
   if (!fact) throw notFound(`fact "${factId}"`);
   const back = await db.sql<{ id: string }>`
-    WITH RECURSIVE older AS (
-      SELECT id, 1 AS depth FROM facts WHERE superseded_by = ${factId}
-      UNION ALL
-      SELECT f.id, o.depth + 1 FROM facts f JOIN older o ON f.superseded_by = o.id WHERE o.depth < 100
-    )
+    ${olderVersions(factId)}
     SELECT o.id FROM older o JOIN facts f ON f.id = o.id ORDER BY f.recorded_at DESC, f.id DESC LIMIT 100`;
   const forward = await db.sql<{ id: string }>`
     WITH RECURSIVE newer AS (

@@ -1,7 +1,7 @@
 import { notFound } from "../errors";
 import type { Fact, FactList, FactListQuery, FactWithHistory } from "../schema/memory";
 import type { ServiceContext } from "../service";
-import { deleteFact } from "./browse";
+import { deleteFact, olderVersions } from "./browse";
 import { KINDS, type FactIndex } from "./index/fact-index";
 import { isVisible, readFilter } from "./index/ranking";
 import { visibilityFor, visibleFacts } from "./visibility";
@@ -43,11 +43,7 @@ export async function getFact(ctx: ServiceContext, factId: string, endUserId: st
   const { index, ord } = await visibleOrdinal(ctx, factId, endUserId);
   const v = visibilityFor(ctx.caller, endUserId);
   const replaced = await ctx.db.sql<{ id: string; text: string; kind: Fact["kind"]; origin: Fact["origin"]; subject: string; confidence: number; recorded_at: Date }>`
-    WITH RECURSIVE older AS (
-      SELECT id, 1 AS depth FROM facts WHERE superseded_by = ${factId}
-      UNION ALL
-      SELECT f.id, o.depth + 1 FROM facts f JOIN older o ON f.superseded_by = o.id WHERE o.depth < 100
-    )
+    ${olderVersions(factId)}
     SELECT f.id, f.text, f.kind, f.origin, f.subject, f.confidence, f.recorded_at
       FROM older o JOIN facts f ON f.id = o.id
      WHERE ${visibleFacts(v, { history: true })}
