@@ -14,6 +14,7 @@ import type { Logger } from "./log";
 import type { FactIndexes } from "./memory/index/registry";
 import { createMetrics, type Metrics } from "./metrics";
 import { metricsRoutes } from "./http/metrics";
+import { oauthRoutes } from "./http/oauth";
 
 export interface AppDeps {
   config: Config;
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps) {
     .use(mcpRoutes(features))
     .use(adminRoutes(features))
     .use(webRoutes(features))
+    .use(oauthRoutes(features))
     .use(metricsRoutes(features));
 }
 

@@ -26,6 +26,7 @@ export const ConfigSchema = Type.Object({
   indexMemoryMb: Type.Integer({ minimum: 16, maximum: 1_048_576 }),
   answerLeaseSeconds: Type.Integer({ minimum: 3, maximum: 600 }),
   metricsToken: Type.Optional(Type.String({ minLength: 16 })),
+  publicUrl: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+$" })),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -80,6 +81,11 @@ export const SETTINGS: Record<Key, Setting> = {
     env: "MEMORYD_METRICS_TOKEN",
     secret: true,
     description: "bearer token for GET /metrics (min 16 chars); unset, only loopback clients may read it",
+  },
+  publicUrl: {
+    env: "MEMORYD_PUBLIC_URL",
+    description:
+      "the origin clients reach this server at (https://memory.example.com, no path), used in the OAuth metadata; unset, each request's own Host is used",
   },
   answerLeaseSeconds: {
     env: "MEMORYD_ANSWER_LEASE_SECONDS",

@@ -1,5 +1,17 @@
 import { redactUrlCredentials } from "./redact";
-import type { ErrorEnvelope } from "./schema/errors";
+import type { ErrorEnvelope, OAuthErrorBody } from "./schema/errors";
+
+/** The OAuth endpoints' error codes (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707 §2). */
+export type OAuthErrorCode =
+  | "invalid_request"
+  | "invalid_client"
+  | "invalid_grant"
+  | "unauthorized_client"
+  | "unsupported_grant_type"
+  | "invalid_scope"
+  | "invalid_target"
+  | "invalid_redirect_uri"
+  | "invalid_client_metadata";
 
 /** Every failure the service reports, in the one shape the wire knows. */
 export type ErrorCode =
@@ -21,7 +33,8 @@ export type ErrorCode =
   | "already_exists"
   | "shutting_down"
   | "database_unavailable"
-  | "internal_error";
+  | "internal_error"
+  | OAuthErrorCode;
 
 /** The one error type; `toResponse` is the one place an error becomes a wire response. */
 export class ApiError extends Error {
@@ -45,6 +58,15 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 
+  /** An OAuth endpoint's error: same type, rendered in the RFC's shape by toResponse. */
+  static oauth(code: OAuthErrorCode, message: string, status = 400): ApiError {
+    const error = new ApiError(code, status, message, undefined, { "cache-control": "no-store" });
+    error.shape = "oauth";
+    return error;
+  }
+
+  private shape: "envelope" | "oauth" = "envelope";
+
   toBody(): ErrorEnvelope {
     return {
       error: {
@@ -56,7 +78,9 @@ export class ApiError extends Error {
   }
 
   toResponse(extraHeaders: Record<string, string> = {}): Response {
-    return new Response(JSON.stringify(this.toBody()), {
+    const body: ErrorEnvelope | OAuthErrorBody =
+      this.shape === "oauth" ? { error: this.code, error_description: this.message } : this.toBody();
+    return new Response(JSON.stringify(body), {
       status: this.status,
       headers: { "content-type": "application/json", ...extraHeaders, ...this.headers },
     });

@@ -1,7 +1,7 @@
 import { ApiError } from "../errors";
 import type { Queryable } from "../db/types";
 import type { Audience, Scope } from "../schema/auth";
-import { hashSecret, looksLikeSecret, sameHash } from "./secrets";
+import { hashSecret, looksLikeOAuthSecret, looksLikeSecret, sameHash } from "./secrets";
 
 export const RATE_LIMIT = { requestsPerWindow: 120, windowSeconds: 60 } as const;
 /** Failed authentications one client address may make per window before it is shut out. */
@@ -55,8 +55,9 @@ export function rateHeaders(rate: RateState): Record<string, string> {
 }
 
 /**
- * A 401 with the RFC 6750 challenge: MCP clients (Inspector, mcp-remote) read `error` and
- * `error_description` to show "invalid key" instead of starting an OAuth discovery.
+ * A 401 with the RFC 6750 challenge: clients (Inspector, mcp-remote) read `error` and
+ * `error_description` to show "invalid key"; `invalid_token` also tells an OAuth client that
+ * its access token expired and should be refreshed.
  */
 function unauthorized(code: "api_key_invalid" | "api_key_revoked" | "api_key_expired", message: string, missing = false): ApiError {
   const quoted = message.replace(/["\\]/gu, "");
@@ -79,7 +80,8 @@ function rateLimited(message: string, headers: Record<string, string> = {}): Api
  * next request on every instance. Throws the 401 / 429 the caller gets.
  */
 export async function authenticate(db: Queryable, secret: string | undefined, address: string): Promise<AuthContext> {
-  const hash = secret !== undefined && looksLikeSecret(secret) ? hashSecret(secret) : "";
+  const viaToken = secret !== undefined && looksLikeOAuthSecret(secret, "mat");
+  const hash = secret !== undefined && (viaToken || looksLikeSecret(secret)) ? hashSecret(secret) : "";
   const addressBucket = `addr:${address}`;
   const rows = await db.sql<AuthRow>`
     WITH w AS (
@@ -88,12 +90,20 @@ export async function authenticate(db: Queryable, secret: string | undefined, ad
     failures AS (
       SELECT h.hits FROM rate_limit_hits h, w WHERE h.bucket = ${addressBucket} AND h.window_start = w.start
     ),
+    -- A key by its secret, or an OAuth access token standing for the key it was granted from:
+    -- the token brings its own (narrower) scopes and audience but the key's id, rate bucket,
+    -- revocation and expiry, so ending the key ends every token made from it.
     k AS (
-      SELECT id, workspace_id, name, prefix, secret_hash, scopes, audience,
-             revoked_at IS NOT NULL AS revoked,
-             expires_at IS NOT NULL AND expires_at <= now() AS expired,
-             (SELECT s.seq::float8 FROM fact_sequences s WHERE s.workspace_id = api_keys.workspace_id) AS fact_seq
-        FROM api_keys WHERE secret_hash = ${hash}
+      SELECT a.id, a.workspace_id, a.name, a.prefix, a.secret_hash, a.scopes, a.audience,
+             a.revoked_at IS NOT NULL AS revoked,
+             a.expires_at IS NOT NULL AND a.expires_at <= now() AS expired
+        FROM api_keys a WHERE a.secret_hash = ${hash} AND NOT ${viaToken}
+      UNION ALL
+      SELECT a.id, a.workspace_id, a.name, a.prefix, t.access_hash, t.scopes, t.audience,
+             a.revoked_at IS NOT NULL OR t.revoked_at IS NOT NULL,
+             (a.expires_at IS NOT NULL AND a.expires_at <= now()) OR t.access_expires_at <= now()
+        FROM oauth_tokens t JOIN api_keys a ON a.id = t.key_id
+       WHERE t.access_hash = ${hash} AND ${viaToken}
     ),
     admitted AS (
       SELECT k.id FROM k
@@ -113,6 +123,7 @@ export async function authenticate(db: Queryable, secret: string | undefined, ad
       RETURNING id
     )
     SELECT (SELECT hits FROM failures) AS address_failures, k.*,
+           (SELECT s.seq::float8 FROM fact_sequences s WHERE s.workspace_id = k.workspace_id) AS fact_seq,
            (SELECT hits FROM hit) AS hits,
            extract(epoch FROM w.start)::int + ${RATE_LIMIT.windowSeconds} AS reset,
            (SELECT count(*) FROM touch)::int AS touched
@@ -127,15 +138,16 @@ export async function authenticate(db: Queryable, secret: string | undefined, ad
     await recordFailure(db, addressBucket);
     throw secret === undefined
       ? unauthorized("api_key_invalid", "missing API key: send Authorization: Bearer <key> or X-Api-Key: <key>", true)
-      : unauthorized("api_key_invalid", "API key is not valid");
+      : unauthorized("api_key_invalid", viaToken ? "access token is not valid" : "API key is not valid");
   }
+  const credential = viaToken ? "access token" : "API key";
   if (row.revoked) {
     await recordFailure(db, addressBucket);
-    throw unauthorized("api_key_revoked", "API key has been revoked");
+    throw unauthorized("api_key_revoked", `${credential} has been revoked`);
   }
   if (row.expired) {
     await recordFailure(db, addressBucket);
-    throw unauthorized("api_key_expired", "API key has expired");
+    throw unauthorized("api_key_expired", `${credential} has expired`);
   }
   const hits = row.hits ?? RATE_LIMIT.requestsPerWindow + 1;
   const rate: RateState = {

@@ -27,6 +27,22 @@ export function looksLikeSecret(value: string): boolean {
   return SECRET_PATTERN.test(value);
 }
 
+/**
+ * OAuth credentials: `mat_` access tokens (sent like a key), `mrt_` refresh tokens and `mac_`
+ * authorization codes (only ever posted to the token endpoint). Stored as hashes like keys.
+ */
+export type OAuthSecretKind = "mat" | "mrt" | "mac";
+const OAUTH_SECRET_RANDOM_CHARS = 40;
+
+export function generateOAuthSecret(kind: OAuthSecretKind): { secret: string; hash: string } {
+  const secret = `${kind}_${randomBase62(OAUTH_SECRET_RANDOM_CHARS)}`;
+  return { secret, hash: hashSecret(secret) };
+}
+
+export function looksLikeOAuthSecret(value: string, kind: OAuthSecretKind): boolean {
+  return value.length === kind.length + 1 + OAUTH_SECRET_RANDOM_CHARS && value.startsWith(`${kind}_`) && /^[0-9A-Za-z]+$/.test(value.slice(4));
+}
+
 /** Constant-time comparison of two hex digests. */
 export function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, "hex");

@@ -6,7 +6,18 @@ import { CreateAgentInput, UpdateAgentInput, Agent } from "../schema/agents";
 import { Answer, AnswerRequest, GetAnswerQuery, QueuedAnswer, Usage, Source } from "../schema/answers";
 import { ApiKeyView, WhoamiResult } from "../schema/auth";
 import { AdminFactQuery, FactHistory, FactPage } from "../schema/browse";
-import { ErrorEnvelope } from "../schema/errors";
+import { ErrorEnvelope, OAuthErrorBody } from "../schema/errors";
+import {
+  AuthorizationRequest,
+  AuthorizationServerMetadata,
+  ClientRegistration,
+  ClientRegistrationRequest,
+  ConsentForm,
+  ProtectedResourceMetadata,
+  RevocationRequest,
+  TokenRequest,
+  TokenResponse,
+} from "../schema/oauth";
 import { ContextPacket, ContextRequest, FactList, FactListQuery, FactQuery, FactWithHistory, SearchRequest, SearchResult, TeachRequest, TeachResult } from "../schema/memory";
 
 /**
@@ -36,6 +47,15 @@ const ERROR_CODES = {
   data_dir_locked: 500,
   shutting_down: 503,
   database_unavailable: 503,
+  invalid_request: 400,
+  invalid_client: 400,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  invalid_target: 400,
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
 } satisfies Record<ErrorCode, number>;
 
 /** A TypeBox schema as plain JSON Schema (TypeBox's symbols dropped). */
@@ -69,6 +89,15 @@ const SCHEMAS: Record<string, TSchema> = {
   UpdateAgentInput,
   FactPage,
   FactHistory,
+  OAuthError: OAuthErrorBody,
+  ClientRegistrationRequest,
+  ClientRegistration,
+  ConsentForm,
+  TokenRequest,
+  TokenResponse,
+  RevocationRequest,
+  ProtectedResourceMetadata,
+  AuthorizationServerMetadata,
 };
 
 type Auth = "key" | "admin" | "none";
@@ -77,6 +106,10 @@ interface Operation {
   auth: Auth;
   scope?: string;
   body?: string;
+  /** The body is form-encoded (the OAuth endpoints) rather than JSON. */
+  form?: boolean;
+  /** OAuth endpoints: the success schema is the body itself and errors are RFC 6749's shape. */
+  oauth?: boolean;
   query?: TSchema;
   path?: string[];
   /** The success response: a `{data}` envelope of `schema`, or text of `contentType`. */
@@ -97,17 +130,27 @@ function operation(op: Operation): Record<string, unknown> {
   }
   parameters.push(...(op.headers ?? []));
   const envelope = (name: string) => ({ "application/json": { schema: { type: "object", required: ["data"], properties: { data: ref(name) } } } });
-  const okContent = op.ok.contentType ? { [op.ok.contentType]: { schema: { type: "string" } } } : op.ok.schema ? envelope(op.ok.schema) : undefined;
+  const bare = (name: string) => ({ "application/json": { schema: ref(name) } });
+  const okContent = op.ok.contentType
+    ? { [op.ok.contentType]: { schema: { type: "string" } } }
+    : op.ok.schema
+      ? op.oauth
+        ? bare(op.ok.schema)
+        : envelope(op.ok.schema)
+      : undefined;
+  const bodyType = op.form ? "application/x-www-form-urlencoded" : "application/json";
   return {
     summary: op.summary,
     ...(op.scope ? { description: `Needs the \`${op.scope}\` scope.` } : {}),
     security: op.auth === "none" ? [] : op.auth === "admin" ? [{ adminToken: [] }] : [{ bearerKey: [] }, { apiKeyHeader: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: ref(op.body) } } } } : {}),
+    ...(op.body ? { requestBody: { required: true, content: { [bodyType]: { schema: ref(op.body) } } } } : {}),
     responses: {
       [String(op.ok.status)]: { description: op.ok.description ?? "success", ...(okContent ? { content: okContent } : {}) },
       ...(op.also ? { [String(op.also.status)]: { description: op.also.description, content: envelope(op.also.schema) } } : {}),
-      default: { description: "an error in the envelope; see the error codes", content: { "application/json": { schema: ref("Error") } } },
+      default: op.oauth
+        ? { description: "an OAuth error (RFC 6749 §5.2)", content: { "application/json": { schema: ref("OAuthError") } } }
+        : { description: "an error in the envelope; see the error codes", content: { "application/json": { schema: ref("Error") } } },
     },
   };
 }
@@ -193,6 +236,35 @@ export function openApiDocument(): Record<string, unknown> {
       post: operation({ summary: "Forget an end user", auth: "admin", path: [...ws, "end_user_id"], ok: { status: 200 } }),
     },
     "/v1/admin/workspaces/{slug}/answers": { get: operation({ summary: "Recent answers", auth: "admin", path: ws, query: RecentAnswersQuery, ok: { status: 200 } }) },
+    "/.well-known/oauth-protected-resource": {
+      get: operation({ summary: "MCP authorization: protected-resource metadata (RFC 9728)", auth: "none", oauth: true, ok: { status: 200, schema: "ProtectedResourceMetadata" } }),
+    },
+    "/.well-known/oauth-protected-resource/v1/mcp": {
+      get: operation({ summary: "The same, at the path RFC 9728 derives from /v1/mcp", auth: "none", oauth: true, ok: { status: 200, schema: "ProtectedResourceMetadata" } }),
+    },
+    "/.well-known/oauth-authorization-server": {
+      get: operation({ summary: "MCP authorization: authorization-server metadata (RFC 8414)", auth: "none", oauth: true, ok: { status: 200, schema: "AuthorizationServerMetadata" } }),
+    },
+    "/oauth/register": {
+      post: operation({ summary: "Dynamic client registration (RFC 7591); every client is public", auth: "none", oauth: true, body: "ClientRegistrationRequest", ok: { status: 201, schema: "ClientRegistration" } }),
+    },
+    "/oauth/authorize": {
+      get: operation({ summary: "The consent page (authorization code with PKCE S256)", auth: "none", oauth: true, query: AuthorizationRequest, ok: { status: 200, contentType: "text/html" } }),
+      post: operation({
+        summary: "The consent page's answer: 303 to the client's redirect URI with a code or an error",
+        auth: "none",
+        oauth: true,
+        form: true,
+        body: "ConsentForm",
+        ok: { status: 303, description: "redirect to the client" },
+      }),
+    },
+    "/oauth/token": {
+      post: operation({ summary: "Tokens for a code (PKCE) or a refresh token (rotated)", auth: "none", oauth: true, form: true, body: "TokenRequest", ok: { status: 200, schema: "TokenResponse" } }),
+    },
+    "/oauth/revoke": {
+      post: operation({ summary: "Revoke a token and its grant (RFC 7009)", auth: "none", oauth: true, form: true, body: "RevocationRequest", ok: { status: 200 } }),
+    },
     "/metrics": { get: operation({ summary: "Prometheus metrics (loopback, or MEMORYD_METRICS_TOKEN)", auth: "none", ok: { status: 200, contentType: "text/plain" } }) },
   };
   return {
@@ -208,7 +280,7 @@ export function openApiDocument(): Record<string, unknown> {
     components: {
       schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, json(schema)])),
       securitySchemes: {
-        bearerKey: { type: "http", scheme: "bearer", description: "an API key: Authorization: Bearer ak_…" },
+        bearerKey: { type: "http", scheme: "bearer", description: "an API key (Authorization: Bearer ak_…) or an OAuth access token (mat_…) granted from one" },
         apiKeyHeader: { type: "apiKey", in: "header", name: "X-Api-Key" },
         adminToken: { type: "http", scheme: "bearer", description: "the admin credential (MEMORYD_ADMIN_TOKEN or the adm_… token)" },
       },

@@ -10,6 +10,7 @@ import type { Logger } from "../log";
 import type { Metrics } from "../metrics";
 import type { Scope } from "../schema/auth";
 import { callerOf } from "../service";
+import { issuerOf, MCP_PATH, withResourceMetadata } from "../oauth/metadata";
 import { corsHeaders, corsOrigin, preflightHeaders } from "./cors";
 
 type HeaderBag = Record<string, string | number>;
@@ -37,14 +38,21 @@ export function clientAddress(request: Request, server: Server<unknown> | null):
  * Authenticates the caller, counts the request against its rate limit and checks the scope,
  * in that order; the rate-limit headers (or the 401/429's own) ride on whichever response follows.
  */
-async function authorize(db: Db, ctx: AuthInput, scope: Scope | null): Promise<AuthContext> {
+async function authorize(db: Db, config: Config, ctx: AuthInput, scope: Scope | null): Promise<AuthContext> {
   try {
     const auth = await authenticate(db, secretFromHeaders(ctx.request.headers), clientAddress(ctx.request, ctx.server));
     Object.assign(ctx.set.headers, rateHeaders(auth.rate));
     if (scope !== null) requireScope(auth, scope);
     return auth;
   } catch (error) {
-    if (error instanceof ApiError) Object.assign(ctx.set.headers, error.headers);
+    if (error instanceof ApiError) {
+      // The tool server is the OAuth protected resource: its 401 says where authorization starts.
+      const challenge = error.headers["www-authenticate"];
+      if (challenge !== undefined && new URL(ctx.request.url).pathname === MCP_PATH) {
+        error.headers["www-authenticate"] = withResourceMetadata(challenge, issuerOf(ctx.request, config));
+      }
+      Object.assign(ctx.set.headers, error.headers);
+    }
     throw error;
   }
 }
@@ -85,7 +93,7 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
       },
       auth: (required: RouteAuth) => ({
         async resolve({ request, server, set }) {
-          const auth = await authorize(deps.db, { request, server, set }, required === "any-scope" ? null : required).catch((error: unknown) => {
+          const auth = await authorize(deps.db, deps.config, { request, server, set }, required === "any-scope" ? null : required).catch((error: unknown) => {
             if (error instanceof ApiError && (error.status === 401 || error.status === 429)) deps.metrics.authFailure(error.code);
             throw error;
           });

@@ -10,20 +10,10 @@ import appCss from "../web/app.css" with { type: "text" };
 import appJs from "../web/app.js" with { type: "text" };
 import icon from "../web/icon.svg" with { type: "text" };
 import docsJs from "../web/docs.js" with { type: "text" };
-import { DOCS_HTML, INDEX_HTML } from "../web/page";
+import { DOCS_HTML, INDEX_HTML, PAGE_HEADERS } from "../web/page";
 import { openApiDocument } from "./openapi";
 import { readJsonBody } from "./body";
 import { clientAddress, ok, type RequestPipeline } from "./pipeline";
-
-/** Everything the page loads is ours: no inline script or style, nothing from elsewhere, no framing. */
-const PAGE_HEADERS: Record<string, string> = {
-  "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "x-frame-options": "DENY",
-  "cache-control": "no-store",
-};
 
 const ASSETS: Record<string, { body: string; type: string }> = {
   "app.js": { body: appJs, type: "text/javascript; charset=utf-8" },

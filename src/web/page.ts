@@ -1,3 +1,19 @@
+/**
+ * Everything a page loads is ours: no inline script or style, nothing from elsewhere, no framing.
+ * `formActions` adds where a form may lead (the OAuth consent form redirects to its client).
+ */
+export function pageSecurityHeaders(formActions: readonly string[] = []): Record<string, string> {
+  return {
+    "content-security-policy": `default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action ${["'self'", ...formActions].join(" ")}; frame-ancestors 'none'`,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+    "cache-control": "no-store",
+  };
+}
+
+export const PAGE_HEADERS: Record<string, string> = pageSecurityHeaders();
+
 /** The settings app's one page: a shell the script fills (no inline script or style, for the CSP). */
 export const INDEX_HTML = `<!doctype html>
 <html lang="en">

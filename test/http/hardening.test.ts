@@ -50,7 +50,9 @@ describeEachDb("hardening", (get) => {
       const method = path === "/v1/mcp" ? "POST" : "GET";
       const wrong = await call(app, method, path, { key: "ak_test_wrongwrongwrongwrongwrongwrong12", body: path === "/v1/mcp" ? {} : undefined });
       expect(wrong.status).toBe(401);
-      expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="memoryd", error="invalid_token", error_description="API key is not valid"');
+      // The tool server's challenge also says where OAuth clients start (RFC 9728).
+      const metadata = path === "/v1/mcp" ? ', resource_metadata="http://localhost/.well-known/oauth-protected-resource/v1/mcp"' : "";
+      expect(wrong.headers.get("www-authenticate")).toBe(`Bearer realm="memoryd", error="invalid_token", error_description="API key is not valid"${metadata}`);
       const missing = await call(app, method, path, { body: path === "/v1/mcp" ? {} : undefined });
       expect(missing.headers.get("www-authenticate")).toStartWith('Bearer realm="memoryd", error="invalid_request"');
     }

@@ -1,0 +1,177 @@
+import { Elysia } from "elysia";
+import type { Config } from "../config";
+import type { Db } from "../db/types";
+import { ApiError } from "../errors";
+import { randomBase62 } from "../ids";
+import { checkAuthorizationRequest, ConsentProblem, decideConsent, parseOAuthInput, RedirectError, registerClient } from "../oauth/authorize";
+import { renderAuthorizationError, renderConsentPage } from "../oauth/consent-page";
+import {
+  AUTHORIZATION_SERVER_PATH,
+  authorizationServerMetadata,
+  issuerOf,
+  MCP_PATH,
+  OAUTH_PATHS,
+  PROTECTED_RESOURCE_PATH,
+  protectedResourceMetadata,
+} from "../oauth/metadata";
+import { exchangeToken, revokeToken } from "../oauth/tokens";
+import { AuthorizationRequest, ClientRegistrationRequest, ConsentForm, RevocationRequest, TokenRequest } from "../schema/oauth";
+import { pageSecurityHeaders } from "../web/page";
+import { parseJsonBody, readBodyText } from "./body";
+import { clientAddress, type RequestPipeline } from "./pipeline";
+
+/**
+ * MCP authorization (OAuth 2.1, as the MCP authorization spec profiles it): the two metadata
+ * documents, dynamic client registration, the consent page and the token and revocation
+ * endpoints. Machine endpoints answer any origin (no cookies are involved, and browser-based MCP
+ * clients call them); the consent page is for people and is never framed.
+ */
+
+const ANY_ORIGIN: Record<string, string> = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers": "authorization, content-type, mcp-protocol-version",
+  "access-control-max-age": "600",
+};
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
+const CSRF_COOKIE = "memoryd_oauth_csrf";
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
+  Response.json(body, { status, headers: { ...ANY_ORIGIN, ...headers } });
+
+/** A form post's fields; a field given several times (ticked boxes) becomes a list. */
+function formFields(text: string, lists: readonly string[] = []): Record<string, string | string[]> {
+  const params = new URLSearchParams(text);
+  const fields: Record<string, string | string[]> = {};
+  for (const name of new Set(params.keys())) fields[name] = lists.includes(name) ? params.getAll(name) : (params.get(name) ?? "");
+  for (const name of lists) fields[name] ??= [];
+  return fields;
+}
+
+/** Token and revocation requests are form-encoded (RFC 6749 §4.1.3); JSON is accepted too. */
+async function readOAuthBody(request: Request): Promise<unknown> {
+  const text = await readBodyText(request);
+  const type = request.headers.get("content-type") ?? "";
+  return type.includes("application/json") ? parseJsonBody(text) : formFields(text);
+}
+
+function cookieOf(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=");
+  }
+  return undefined;
+}
+
+/** The form-action the page needs: its own origin, and the client's redirect target. */
+function redirectSource(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
+}
+
+function htmlPage(body: string, status: number, formActions: string[] = [], headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { ...pageSecurityHeaders(formActions), "content-type": "text/html; charset=utf-8", ...headers } });
+}
+
+function redirect(location: string, status = 302): Response {
+  return new Response(null, { status, headers: { location, ...NO_STORE } });
+}
+
+function errorRedirect(error: RedirectError): Response {
+  const target = new URL(error.redirectUri);
+  for (const [name, value] of Object.entries(error.params)) target.searchParams.set(name, value);
+  return redirect(target.href);
+}
+
+export function oauthRoutes(deps: { db: Db; config: Config; pipeline: RequestPipeline }) {
+  const { db, config } = deps;
+  const preflight = () => new Response(null, { status: 204, headers: ANY_ORIGIN });
+
+  /** The page again (fresh CSRF pair) for a request that is known good. */
+  const consentPage = async (request: Request, input: AuthorizationRequest, problem?: string): Promise<Response> => {
+    const checked = await checkAuthorizationRequest(db, input, issuerOf(request, config));
+    const csrf = randomBase62(32);
+    const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+    const page = renderConsentPage({ request: input, clientName: checked.client.client_name, scopes: checked.scopes, csrf, problem });
+    return htmlPage(page, problem === undefined ? 200 : 400, [redirectSource(checked.redirectUri)], {
+      "set-cookie": `${CSRF_COOKIE}=${csrf}; Path=${OAUTH_PATHS.authorize}; HttpOnly; SameSite=Strict; Max-Age=900${secure}`,
+    });
+  };
+
+  /** What cannot go back to the client is shown to the person; the rest goes back on the redirect URI. */
+  const authorizationFailure = (error: unknown): Response => {
+    if (error instanceof RedirectError) return errorRedirect(error);
+    if (error instanceof ApiError && error.status < 500) return htmlPage(renderAuthorizationError(error.message), error.status);
+    throw error;
+  };
+
+  const machinePaths = new Set<string>([OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]);
+  return new Elysia({ name: "oauth" })
+    .use(deps.pipeline)
+    // Errors of the machine endpoints are readable cross-origin too (the pipeline's error mapping keeps set.headers).
+    .onBeforeHandle(({ request, set }) => {
+      if (machinePaths.has(new URL(request.url).pathname)) Object.assign(set.headers, ANY_ORIGIN);
+    })
+    .get(PROTECTED_RESOURCE_PATH, ({ request }) => json(protectedResourceMetadata(issuerOf(request, config))))
+    .get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, ({ request }) => json(protectedResourceMetadata(issuerOf(request, config))))
+    .get(AUTHORIZATION_SERVER_PATH, ({ request }) => json(authorizationServerMetadata(issuerOf(request, config))))
+    .options(PROTECTED_RESOURCE_PATH, preflight)
+    .options(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, preflight)
+    .options(AUTHORIZATION_SERVER_PATH, preflight)
+    .options(OAUTH_PATHS.register, preflight)
+    .options(OAUTH_PATHS.token, preflight)
+    .options(OAUTH_PATHS.revoke, preflight)
+    .post(
+      OAUTH_PATHS.register,
+      async ({ request, server }) => {
+        const input = parseOAuthInput(ClientRegistrationRequest, parseJsonBody(await readBodyText(request)), "invalid_client_metadata");
+        return json(await registerClient(db, input, clientAddress(request, server)), 201, NO_STORE);
+      },
+      { parse: "none" },
+    )
+    .get(OAUTH_PATHS.authorize, async ({ request }) => {
+      try {
+        const input = parseOAuthInput(AuthorizationRequest, Object.fromEntries(new URL(request.url).searchParams));
+        return await consentPage(request, input);
+      } catch (error) {
+        return authorizationFailure(error);
+      }
+    })
+    .post(
+      OAUTH_PATHS.authorize,
+      async ({ request, server }) => {
+        try {
+          const form = parseOAuthInput(ConsentForm, formFields(await readBodyText(request), ["granted_scopes"]));
+          // The form must come from a page this browser loaded from us (double-submit cookie).
+          if (cookieOf(request, CSRF_COOKIE) !== form.csrf) {
+            return htmlPage(renderAuthorizationError("this form expired or did not come from this server; start again from the application"), 403);
+          }
+          try {
+            return redirect(await decideConsent(db, form, issuerOf(request, config), clientAddress(request, server)), 303);
+          } catch (error) {
+            if (error instanceof ConsentProblem) return await consentPage(request, form, error.message);
+            throw error;
+          }
+        } catch (error) {
+          return authorizationFailure(error);
+        }
+      },
+      { parse: "none" },
+    )
+    .post(
+      OAUTH_PATHS.token,
+      async ({ request, server }) => {
+        const input = parseOAuthInput(TokenRequest, await readOAuthBody(request));
+        return json(await exchangeToken(db, input, issuerOf(request, config), clientAddress(request, server)), 200, NO_STORE);
+      },
+      { parse: "none" },
+    )
+    .post(
+      OAUTH_PATHS.revoke,
+      async ({ request }) => {
+        await revokeToken(db, parseOAuthInput(RevocationRequest, await readOAuthBody(request)));
+        return json({}, 200, NO_STORE);
+      },
+      { parse: "none" },
+    );
+}

@@ -1,0 +1,180 @@
+import type { TSchema, Static } from "@sinclair/typebox";
+import { authenticate, RATE_LIMIT } from "../auth/authenticate";
+import { generateOAuthSecret, looksLikeSecret } from "../auth/secrets";
+import type { Db, Queryable } from "../db/types";
+import { ApiError } from "../errors";
+import { randomBase62 } from "../ids";
+import { ALL_SCOPES, type Audience, type Scope } from "../schema/auth";
+import type { AuthorizationRequest, ClientRegistration, ClientRegistrationRequest, ConsentForm } from "../schema/oauth";
+import { parseInput } from "../schema/validate";
+import { acceptedResource } from "./metadata";
+import { findClient, insertClient, insertCode, type ClientRow } from "./store";
+
+/** An authorization code is exchanged by the client right after the redirect. */
+export const CODE_TTL_SECONDS = 120;
+/** Registrations one address may make per rate window: registration needs no credential. */
+export const REGISTRATIONS_PER_WINDOW = 20;
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** Schemes that run or read something in the browser instead of reaching a client. */
+const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "file:", "vbscript:", "blob:", "about:"]);
+
+/** Validates OAuth input: the RFC's invalid_request (or the given code) instead of the envelope's 422. */
+export function parseOAuthInput<T extends TSchema>(schema: T, input: unknown, code: "invalid_request" | "invalid_client_metadata" = "invalid_request"): Static<T> {
+  try {
+    return parseInput(schema, input);
+  } catch (error) {
+    if (error instanceof ApiError) throw ApiError.oauth(code, error.message);
+    throw error;
+  }
+}
+
+/**
+ * OAuth 2.1 §8.4.2 / RFC 8252: https anywhere, plain http only to a loopback address (native
+ * apps), a private-use scheme for apps (cursor://…); never a fragment or a browser-internal scheme.
+ */
+function redirectUriProblem(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return `"${uri}" is not an absolute URI`;
+  }
+  if (url.hash !== "" || uri.includes("#")) return `"${uri}" has a fragment`;
+  if (FORBIDDEN_SCHEMES.has(url.protocol)) return `"${url.protocol}" redirect URIs are not allowed`;
+  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) return `"${uri}": plain http is allowed only to a loopback address`;
+  return null;
+}
+
+/** RFC 7591: registers a public client; the redirect URIs are the only thing it is held to. */
+export async function registerClient(db: Queryable, input: ClientRegistrationRequest, address: string): Promise<ClientRegistration> {
+  for (const uri of input.redirect_uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem !== null) throw ApiError.oauth("invalid_redirect_uri", problem);
+  }
+  const grantTypes = input.grant_types ?? ["authorization_code", "refresh_token"];
+  const unsupportedGrant = grantTypes.find((g) => g !== "authorization_code" && g !== "refresh_token");
+  if (unsupportedGrant !== undefined) throw ApiError.oauth("invalid_client_metadata", `grant type "${unsupportedGrant}" is not supported`);
+  const responseTypes = input.response_types ?? ["code"];
+  if (responseTypes.some((t) => t !== "code")) throw ApiError.oauth("invalid_client_metadata", 'only the "code" response type is supported');
+  await countRegistration(db, address);
+  const name = input.client_name?.trim() || "an unnamed application";
+  const row = await insertClient(db, `mcpc_${randomBase62(24)}`, name, input.redirect_uris);
+  return {
+    client_id: row.id,
+    client_id_issued_at: Math.floor(new Date(row.created_at).getTime() / 1000),
+    client_name: row.client_name,
+    redirect_uris: row.redirect_uris,
+    grant_types: grantTypes,
+    response_types: ["code"],
+    // Whatever method was asked for, the client is public: it proves itself with PKCE.
+    token_endpoint_auth_method: "none",
+  };
+}
+
+async function countRegistration(db: Queryable, address: string): Promise<void> {
+  const [row] = await db.sql<{ hits: number }>`
+    INSERT INTO rate_limit_hits (bucket, window_start, hits)
+    VALUES (${`oauth-register:${address}`}, to_timestamp(floor(extract(epoch FROM now()) / ${RATE_LIMIT.windowSeconds}) * ${RATE_LIMIT.windowSeconds}), 1)
+    ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_hits.hits + 1
+    RETURNING hits`;
+  if ((row?.hits ?? 0) > REGISTRATIONS_PER_WINDOW) {
+    throw new ApiError("rate_limited", 429, "too many client registrations from this address; wait for the window to end", {
+      retry_after_seconds: RATE_LIMIT.windowSeconds,
+    }, { "retry-after": String(RATE_LIMIT.windowSeconds) });
+  }
+}
+
+/** A request that may be redirected back to its client (its client and redirect URI are known good). */
+export interface CheckedRequest {
+  client: ClientRow;
+  redirectUri: string;
+  state: string | undefined;
+  /** The scopes asked for (all of them when the client named none). */
+  scopes: Scope[];
+  codeChallenge: string;
+  resource: string;
+}
+
+/** An error the client is told about on its redirect URI (RFC 6749 §4.1.2.1). */
+export class RedirectError extends Error {
+  constructor(
+    readonly redirectUri: string,
+    readonly params: Record<string, string>,
+  ) {
+    super(params.error_description ?? params.error);
+  }
+}
+
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Checks an authorization request in the RFC's order: an unknown client or a redirect URI that is
+ * not registered exactly is shown to the person (a plain 400), never redirected; everything else
+ * wrong goes back to the client as an error on its redirect URI.
+ */
+export async function checkAuthorizationRequest(db: Queryable, request: AuthorizationRequest, issuer: string): Promise<CheckedRequest> {
+  const client = await findClient(db, request.client_id);
+  if (client === null) throw ApiError.oauth("invalid_client", "this application is not registered with this server; ask it to register again");
+  if (!client.redirect_uris.includes(request.redirect_uri)) {
+    throw ApiError.oauth("invalid_request", "the redirect URI is not one this application registered");
+  }
+  const back = (error: string, description: string) =>
+    new RedirectError(request.redirect_uri, {
+      error,
+      error_description: description,
+      ...(request.state === undefined ? {} : { state: request.state }),
+      iss: issuer,
+    });
+  if (request.response_type !== "code") throw back("unsupported_response_type", 'only response_type "code" is supported');
+  if (request.code_challenge === undefined || request.code_challenge_method !== "S256" || !S256_CHALLENGE.test(request.code_challenge)) {
+    throw back("invalid_request", "PKCE is required: send code_challenge with code_challenge_method S256");
+  }
+  const resource = acceptedResource(issuer, request.resource);
+  if (resource === null) throw back("invalid_target", `the resource must be ${issuer}/v1/mcp`);
+  const named = (request.scope ?? "").split(" ").filter((s) => s !== "");
+  const scopes = ALL_SCOPES.filter((s) => named.length === 0 || named.includes(s));
+  if (scopes.length === 0) throw back("invalid_scope", `no scope this server knows was requested (${ALL_SCOPES.join(", ")})`);
+  return { client, redirectUri: request.redirect_uri, state: request.state, scopes, codeChallenge: request.code_challenge, resource };
+}
+
+/** A consent that cannot be granted as submitted: the page is shown again with this message. */
+export class ConsentProblem extends Error {}
+
+/**
+ * The person's answer on the consent page. Allowing needs an API key of the workspace (checked
+ * like any request: lockout, revocation, expiry, rate limit); the grant is the scopes both asked
+ * for and ticked, each of which the key must hold, and an audience no wider than the key's.
+ * Returns where to send the browser: the client's redirect URI with a code, or with access_denied.
+ */
+export async function decideConsent(db: Db, form: ConsentForm, issuer: string, address: string): Promise<string> {
+  const checked = await checkAuthorizationRequest(db, form, issuer);
+  const target = new URL(checked.redirectUri);
+  const reply = (params: Record<string, string>): string => {
+    for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
+    if (checked.state !== undefined) target.searchParams.set("state", checked.state);
+    target.searchParams.set("iss", issuer);
+    return target.href;
+  };
+  if (form.decision === "deny") return reply({ error: "access_denied", error_description: "the request was declined" });
+
+  const secret = form.api_key?.trim() ?? "";
+  // Only a key consents: an access token must not mint further tokens.
+  if (!looksLikeSecret(secret)) throw new ConsentProblem("paste an API key of the workspace (it starts with ak_)");
+  const key = await authenticate(db, secret, address).catch((error: unknown) => {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 429)) throw new ConsentProblem(error.message);
+    throw error;
+  });
+  const granted = checked.scopes.filter((s) => form.granted_scopes.includes(s));
+  if (granted.length === 0) throw new ConsentProblem("choose at least one permission to grant");
+  const lacking = granted.filter((s) => !key.scopes.includes(s));
+  if (lacking.length > 0) throw new ConsentProblem(`this key lacks ${lacking.join(", ")}: untick it or use a key that has it`);
+  const audience: Audience = form.audience === "key" ? key.audience : form.audience;
+  if (key.audience === "external" && audience === "internal") {
+    throw new ConsentProblem("this key is external: it can grant external access only");
+  }
+  const code = generateOAuthSecret("mac");
+  const grant = { clientId: checked.client.id, keyId: key.keyId, scopes: granted, audience, resource: checked.resource, familyId: `fam_${randomBase62(20)}` };
+  await insertCode(db, code.hash, grant, checked.redirectUri, checked.codeChallenge, CODE_TTL_SECONDS);
+  return reply({ code: code.secret });
+}

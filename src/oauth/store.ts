@@ -1,0 +1,155 @@
+import type { Queryable } from "../db/types";
+import type { Audience, Scope } from "../schema/auth";
+
+/** SQL of MCP authorization: registered clients, one-time codes, rotating token pairs. */
+
+export interface ClientRow {
+  id: string;
+  client_name: string;
+  redirect_uris: string[];
+  created_at: Date;
+}
+
+export interface GrantFields {
+  clientId: string;
+  keyId: string;
+  scopes: Scope[];
+  audience: Audience;
+  resource: string;
+  familyId: string;
+}
+
+export interface CodeRow {
+  client_id: string;
+  key_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scopes: Scope[];
+  audience: Audience;
+  resource: string;
+  family_id: string;
+  expired: boolean;
+  /** Set when the code had already been exchanged before this call. */
+  previously_used: boolean;
+}
+
+export interface TokenRow {
+  id: string;
+  family_id: string;
+  client_id: string;
+  key_id: string;
+  scopes: Scope[];
+  audience: Audience;
+  resource: string;
+  refresh_expired: boolean;
+  /** The pair was already rotated or revoked before this call: a replay. */
+  previously_revoked: boolean;
+  /** The key the grant came from is revoked or expired. */
+  key_ended: boolean;
+}
+
+export async function insertClient(db: Queryable, id: string, name: string, redirectUris: string[]): Promise<ClientRow> {
+  const [row] = await db.sql<ClientRow>`
+    INSERT INTO oauth_clients (id, client_name, redirect_uris) VALUES (${id}, ${name}, ${redirectUris}::text[])
+    RETURNING id, client_name, redirect_uris, created_at`;
+  if (!row) throw new Error("client insert returned no row");
+  return row;
+}
+
+export async function findClient(db: Queryable, id: string): Promise<ClientRow | null> {
+  const [row] = await db.sql<ClientRow>`SELECT id, client_name, redirect_uris, created_at FROM oauth_clients WHERE id = ${id}`;
+  return row ?? null;
+}
+
+export async function insertCode(
+  db: Queryable,
+  codeHash: string,
+  grant: GrantFields,
+  redirectUri: string,
+  codeChallenge: string,
+  ttlSeconds: number,
+): Promise<void> {
+  await db.sql`
+    INSERT INTO oauth_codes (code_hash, client_id, key_id, redirect_uri, code_challenge, scopes, audience, resource, family_id, expires_at)
+    VALUES (${codeHash}, ${grant.clientId}, ${grant.keyId}, ${redirectUri}, ${codeChallenge}, ${grant.scopes}::text[],
+            ${grant.audience}, ${grant.resource}, ${grant.familyId}, now() + make_interval(secs => ${ttlSeconds}))`;
+}
+
+/**
+ * Marks a code used and returns it, saying whether it had been used before. Trade-off: the row
+ * lock of the UPDATE makes two concurrent exchanges of one code see each other (one wins, the
+ * other is a replay), at the cost of keeping used codes until they are pruned.
+ */
+export async function consumeCode(db: Queryable, codeHash: string): Promise<CodeRow | null> {
+  const [row] = await db.sql<CodeRow>`
+    WITH old AS (SELECT used_at FROM oauth_codes WHERE code_hash = ${codeHash} FOR UPDATE)
+    UPDATE oauth_codes c SET used_at = coalesce(c.used_at, now())
+      FROM old
+     WHERE c.code_hash = ${codeHash}
+    RETURNING c.client_id, c.key_id, c.redirect_uri, c.code_challenge, c.scopes, c.audience, c.resource, c.family_id,
+              c.expires_at <= now() AS expired, old.used_at IS NOT NULL AS previously_used`;
+  return row ?? null;
+}
+
+export async function insertTokenPair(
+  db: Queryable,
+  id: string,
+  grant: GrantFields,
+  accessHash: string,
+  refreshHash: string,
+  ttl: { accessSeconds: number; refreshSeconds: number },
+): Promise<void> {
+  await db.sql`
+    INSERT INTO oauth_tokens (id, family_id, client_id, key_id, access_hash, refresh_hash, scopes, audience, resource,
+                              access_expires_at, refresh_expires_at)
+    VALUES (${id}, ${grant.familyId}, ${grant.clientId}, ${grant.keyId}, ${accessHash}, ${refreshHash}, ${grant.scopes}::text[],
+            ${grant.audience}, ${grant.resource},
+            now() + make_interval(secs => ${ttl.accessSeconds}), now() + make_interval(secs => ${ttl.refreshSeconds}))`;
+}
+
+/**
+ * Ends a token pair by its refresh token (rotation) and returns it with what the caller must
+ * check: a replay, an expired refresh token, an ended key. Rotation also ends the pair's access
+ * token, so a client holds one live pair per grant.
+ */
+export async function rotateRefreshToken(db: Queryable, refreshHash: string): Promise<TokenRow | null> {
+  const [row] = await db.sql<TokenRow>`
+    WITH old AS (SELECT revoked_at FROM oauth_tokens WHERE refresh_hash = ${refreshHash} FOR UPDATE)
+    UPDATE oauth_tokens t SET revoked_at = coalesce(t.revoked_at, now())
+      FROM old, api_keys a
+     WHERE t.refresh_hash = ${refreshHash} AND a.id = t.key_id
+    RETURNING t.id, t.family_id, t.client_id, t.key_id, t.scopes, t.audience, t.resource,
+              t.refresh_expires_at <= now() AS refresh_expired,
+              old.revoked_at IS NOT NULL AS previously_revoked,
+              a.revoked_at IS NOT NULL OR (a.expires_at IS NOT NULL AND a.expires_at <= now()) AS key_ended`;
+  return row ?? null;
+}
+
+/** Ends every pair of a grant (a replayed code or refresh token means it leaked). */
+export async function revokeFamily(db: Queryable, familyId: string): Promise<void> {
+  await db.sql`UPDATE oauth_tokens SET revoked_at = now() WHERE family_id = ${familyId} AND revoked_at IS NULL`;
+}
+
+/** RFC 7009: the grant a token (access or refresh) belongs to ends; unknown tokens are no error. */
+export async function revokeGrantOf(db: Queryable, tokenHash: string, clientId: string | undefined): Promise<void> {
+  await db.sql`
+    UPDATE oauth_tokens SET revoked_at = now()
+     WHERE revoked_at IS NULL
+       AND family_id IN (SELECT family_id FROM oauth_tokens
+                          WHERE (access_hash = ${tokenHash} OR refresh_hash = ${tokenHash})
+                            AND (${clientId ?? null}::text IS NULL OR client_id = ${clientId ?? null}))`;
+}
+
+/**
+ * Drops what can no longer be used: codes a day past expiry, token pairs a day past their refresh
+ * expiry, and clients never used a week after registering (registration is open to anyone).
+ */
+export async function pruneOAuth(db: Queryable): Promise<void> {
+  await db.sql`DELETE FROM oauth_codes WHERE expires_at < now() - interval '1 day'`;
+  await db.sql`DELETE FROM oauth_tokens WHERE refresh_expires_at < now() - interval '1 day'`;
+  await db.sql`
+    DELETE FROM oauth_clients c
+     WHERE c.created_at < now() - interval '7 days'
+       AND NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.client_id = c.id)
+       AND NOT EXISTS (SELECT 1 FROM oauth_codes o WHERE o.client_id = c.id)`;
+}
