@@ -10,6 +10,7 @@ import { createKey } from "./auth/keys";
 import { countWorkspaces, createWorkspace } from "./auth/workspaces";
 import type { Config } from "./config";
 import { refreshStatistics } from "./db/maintenance";
+import { pruneOAuth } from "./oauth/store";
 import { migrate } from "./db/migrate";
 import type { Db } from "./db/types";
 import { MAX_BODY_BYTES } from "./http/body";
@@ -19,7 +20,7 @@ import { FactIndexes } from "./memory/index/registry";
 import { ALL_SCOPES } from "./schema/auth";
 
 const SHUTDOWN_GRACE_MS = 10_000;
-/** Planner statistics and tombstone pruning (src/db/maintenance.ts, src/memory/changes.ts). */
+/** Planner statistics, tombstone and OAuth pruning (src/db/maintenance.ts, src/memory/changes.ts, src/oauth/store.ts). */
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 /** Deleted facts' tombstones are kept this long; an index further behind rebuilds. */
 const TOMBSTONE_MAX_AGE_SECONDS = 24 * 3600;
@@ -121,6 +122,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   janitor.unref();
   const maintain = (): void => {
     pruneTombstones(db, TOMBSTONE_MAX_AGE_SECONDS)
+      .then(() => pruneOAuth(db))
       .then(() => refreshStatistics(db))
       .catch((error: unknown) => log.warn("database maintenance failed", { error: String(error) }));
   };

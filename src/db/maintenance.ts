@@ -14,6 +14,7 @@ const ANALYZED_TABLES = [
   "fact_tombstones",
   "end_users",
   "api_keys",
+  "oauth_tokens",
   "rate_limit_hits",
   "answers",
   "conversations",

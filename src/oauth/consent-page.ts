@@ -1,5 +1,5 @@
 import type { Scope } from "../schema/auth";
-import type { AuthorizationRequest } from "../schema/oauth";
+import { AuthorizationRequest } from "../schema/oauth";
 
 /**
  * The consent page of MCP authorization: plain server-rendered HTML (no script), every value
@@ -50,7 +50,9 @@ export interface ConsentPageInput {
 
 export function renderConsentPage(input: ConsentPageInput): string {
   const { request } = input;
-  const hidden = Object.entries({ ...request, csrf: input.csrf })
+  // Only the request's own fields ride along: a re-shown form must never echo the key it was sent.
+  const carried: Record<string, unknown> = Object.fromEntries(Object.keys(AuthorizationRequest.properties).map((name) => [name, (request as Record<string, unknown>)[name]]));
+  const hidden = Object.entries({ ...carried, csrf: input.csrf })
     .filter((entry): entry is [string, string] => typeof entry[1] === "string")
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}" />`)
     .join("\n        ");
