@@ -48,11 +48,21 @@ function formFields(text: string, lists: readonly string[] = []): Record<string,
   return fields;
 }
 
+/** A JSON body whose parse errors are in the OAuth shape too. */
+function oauthJson(text: string, code: "invalid_request" | "invalid_client_metadata"): unknown {
+  try {
+    return parseJsonBody(text);
+  } catch (error) {
+    if (error instanceof ApiError) throw ApiError.oauth(code, error.message);
+    throw error;
+  }
+}
+
 /** Token and revocation requests are form-encoded (RFC 6749 §4.1.3); JSON is accepted too. */
 async function readOAuthBody(request: Request): Promise<unknown> {
   const text = await readBodyText(request);
   const type = request.headers.get("content-type") ?? "";
-  return type.includes("application/json") ? parseJsonBody(text) : formFields(text);
+  return type.includes("application/json") ? oauthJson(text, "invalid_request") : formFields(text);
 }
 
 function cookieOf(request: Request, name: string): string | undefined {
@@ -124,7 +134,7 @@ export function oauthRoutes(deps: { db: Db; config: Config; pipeline: RequestPip
     .post(
       OAUTH_PATHS.register,
       async ({ request, server }) => {
-        const input = parseOAuthInput(ClientRegistrationRequest, parseJsonBody(await readBodyText(request)), "invalid_client_metadata");
+        const input = parseOAuthInput(ClientRegistrationRequest, oauthJson(await readBodyText(request), "invalid_client_metadata"), "invalid_client_metadata");
         return json(await registerClient(db, input, clientAddress(request, server)), 201, NO_STORE);
       },
       { parse: "none" },

@@ -120,6 +120,9 @@ describeEachDb("OAuth endpoints", (get) => {
     }
     const none = await call(app, "POST", "/oauth/register", { body: { client_name: "x" } });
     expect(none.json.error).toBe("invalid_client_metadata");
+    const garbled = await call(app, "POST", "/oauth/register", { rawBody: "{not json" });
+    expect(garbled.status).toBe(400);
+    expect(garbled.json.error).toBe("invalid_client_metadata");
     expect((await register(app, { grant_types: ["client_credentials"] })).json.error).toBe("invalid_client_metadata");
   });
 
