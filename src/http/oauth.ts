@@ -157,7 +157,7 @@ export function oauthRoutes(deps: { db: Db; config: Config; pipeline: RequestPip
             return htmlPage(renderAuthorizationError("this form expired or did not come from this server; start again from the application"), 403);
           }
           try {
-            return redirect(await decideConsent(db, form, issuerOf(request, config), clientAddress(request, server)), 303);
+            return redirect(await decideConsent(db, config, form, issuerOf(request, config), clientAddress(request, server)), 303);
           } catch (error) {
             if (error instanceof ConsentProblem) return await consentPage(request, form, error.message);
             throw error;

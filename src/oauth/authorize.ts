@@ -1,5 +1,8 @@
 import type { TSchema, Static } from "@sinclair/typebox";
+import { authorizeAdmin } from "../admin/credential";
 import { authenticate, RATE_LIMIT } from "../auth/authenticate";
+import { createKey } from "../auth/keys";
+import type { Config } from "../config";
 import { generateOAuthSecret, looksLikeSecret } from "../auth/secrets";
 import type { Db, Queryable } from "../db/types";
 import { ApiError } from "../errors";
@@ -141,13 +144,50 @@ export async function checkAuthorizationRequest(db: Queryable, request: Authoriz
 /** A consent that cannot be granted as submitted: the page is shown again with this message. */
 export class ConsentProblem extends Error {}
 
+/** The credential a consent is given with, as the key the grant will hang off. */
+interface ConsentingKey {
+  keyId: string;
+  scopes: readonly Scope[];
+  audience: Audience;
+}
+
+/** An API key of the workspace, checked like any request (lockout, revocation, expiry, rate limit). */
+async function consentingApiKey(db: Db, secret: string, address: string): Promise<ConsentingKey> {
+  // Only a key consents: an access token must not mint further tokens.
+  if (!looksLikeSecret(secret)) throw new ConsentProblem("paste an API key of the workspace (it starts with ak_)");
+  return authenticate(db, secret, address).catch((error: unknown) => {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 429)) throw new ConsentProblem(error.message);
+    throw error;
+  });
+}
+
 /**
- * The person's answer on the consent page. Allowing needs an API key of the workspace (checked
- * like any request: lockout, revocation, expiry, rate limit); the grant is the scopes both asked
- * for and ticked, each of which the key must hold, and an audience no wider than the key's.
- * Returns where to send the browser: the client's redirect URI with a code, or with access_denied.
+ * The administrator consents for a workspace: a key of its own is made for the grant (named after
+ * the application, with exactly the granted scopes and audience), so the settings app lists it and
+ * revoking it disconnects the application and nothing else.
  */
-export async function decideConsent(db: Db, form: ConsentForm, issuer: string, address: string): Promise<string> {
+async function consentingAdmin(db: Db, config: Config, form: ConsentForm, granted: Scope[], client: ClientRow, address: string): Promise<ConsentingKey> {
+  await authorizeAdmin(db, config, form.admin_token, address).catch((error: unknown) => {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 429)) throw new ConsentProblem(error.message);
+    throw error;
+  });
+  const slug = form.workspace?.trim() ?? "";
+  if (slug === "") throw new ConsentProblem("name the workspace to grant access to");
+  const audience: Audience = form.audience === "external" ? "external" : "internal";
+  const key = await createKey(db, config.deployment, { workspace: slug, name: `OAuth: ${client.client_name}`.slice(0, 200), scopes: granted, audience }).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === "not_found") throw new ConsentProblem(`there is no workspace "${slug}"`);
+    throw error;
+  });
+  return { keyId: key.id, scopes: key.scopes, audience: key.audience };
+}
+
+/**
+ * The person's answer on the consent page. Allowing needs an API key of the workspace or the
+ * admin credential; the grant is the scopes both asked for and ticked, each of which the key must
+ * hold, and an audience no wider than the key's. Returns where to send the browser: the client's
+ * redirect URI with a code, or with access_denied.
+ */
+export async function decideConsent(db: Db, config: Config, form: ConsentForm, issuer: string, address: string): Promise<string> {
   const checked = await checkAuthorizationRequest(db, form, issuer);
   const target = new URL(checked.redirectUri);
   const reply = (params: Record<string, string>): string => {
@@ -158,15 +198,11 @@ export async function decideConsent(db: Db, form: ConsentForm, issuer: string, a
   };
   if (form.decision === "deny") return reply({ error: "access_denied", error_description: "the request was declined" });
 
-  const secret = form.api_key?.trim() ?? "";
-  // Only a key consents: an access token must not mint further tokens.
-  if (!looksLikeSecret(secret)) throw new ConsentProblem("paste an API key of the workspace (it starts with ak_)");
-  const key = await authenticate(db, secret, address).catch((error: unknown) => {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 429)) throw new ConsentProblem(error.message);
-    throw error;
-  });
   const granted = checked.scopes.filter((s) => form.granted_scopes.includes(s));
   if (granted.length === 0) throw new ConsentProblem("choose at least one permission to grant");
+  const secret = form.api_key?.trim() ?? "";
+  if (secret === "" && !form.admin_token) throw new ConsentProblem("paste an API key of the workspace, or sign in as the administrator");
+  const key = secret !== "" ? await consentingApiKey(db, secret, address) : await consentingAdmin(db, config, form, granted, checked.client, address);
   const lacking = granted.filter((s) => !key.scopes.includes(s));
   if (lacking.length > 0) throw new ConsentProblem(`this key lacks ${lacking.join(", ")}: untick it or use a key that has it`);
   const audience: Audience = form.audience === "key" ? key.audience : form.audience;

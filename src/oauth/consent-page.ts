@@ -81,6 +81,12 @@ export function renderConsentPage(input: ConsentPageInput): string {
           <label class="check"><input type="radio" name="audience" value="external" /> external only (facts marked internal stay hidden)</label>
         </fieldset>
         <label>API key of the workspace<input type="password" name="api_key" autocomplete="off" placeholder="ak_live_…" /></label>
+        <details>
+          <summary>Or grant as the administrator</summary>
+          <p class="muted">A key of its own is made for this application, with what you tick above; revoke it in the settings app to disconnect.</p>
+          <label>Workspace<input type="text" name="workspace" autocomplete="off" placeholder="default" /></label>
+          <label>Admin token<input type="password" name="admin_token" autocomplete="off" /></label>
+        </details>
         <p class="actions">
           <button type="submit" name="decision" value="allow">Allow</button>
           <button type="submit" name="decision" value="deny" class="secondary">Deny</button>

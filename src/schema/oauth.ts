@@ -53,6 +53,8 @@ export const ConsentForm = Type.Composite([
     csrf: Type.String({ maxLength: 200 }),
     decision: Type.Union([Type.Literal("allow"), Type.Literal("deny")]),
     api_key: Type.Optional(Type.String({ maxLength: 500 })),
+    admin_token: Type.Optional(Type.String({ maxLength: 500, description: "instead of a key: the admin credential, with workspace" })),
+    workspace: Type.Optional(Type.String({ maxLength: 100 })),
     granted_scopes: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 10 }),
     audience: Type.Union([Type.Literal("key"), Audience], { description: "`key` keeps the key's audience" }),
   }),

@@ -9,7 +9,7 @@ import type { App } from "../../src/app";
 import { revokeKey } from "../../src/auth/keys";
 import { randomBase62 } from "../../src/ids";
 import type { Scope } from "../../src/schema/auth";
-import { call, makeKey, testApp, type TestKey } from "../helpers/app";
+import { call, makeKey, TEST_ADMIN_TOKEN, testApp, type TestKey } from "../helpers/app";
 import { describeEachDb } from "../helpers/databases";
 
 const REDIRECT = "https://client.example/callback";
@@ -45,6 +45,8 @@ interface Consent {
   decision?: string;
   /** Send this cookie instead of the page's. */
   cookie?: string;
+  /** Grant as the administrator instead of with a key. */
+  admin?: { token: string; workspace: string };
 }
 
 /** Loads the consent page and submits it as a browser would; returns the response. */
@@ -55,6 +57,10 @@ async function consent(app: App, clientId: string, challenge: string, choice: Co
   form.set("decision", choice.decision ?? "allow");
   form.set("audience", choice.audience ?? "key");
   form.set("api_key", choice.key ?? "");
+  if (choice.admin) {
+    form.set("admin_token", choice.admin.token);
+    form.set("workspace", choice.admin.workspace);
+  }
   for (const scope of choice.scopes ?? ["memory.read"]) form.append("granted_scopes", scope);
   const cookie = choice.cookie ?? (page.headers.get("set-cookie") ?? "").split(";")[0]!;
   return call(app, "POST", "/oauth/authorize", { rawBody: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded", cookie } });
@@ -172,6 +178,7 @@ describeEachDb("OAuth endpoints", (get) => {
       [{ key: readOnly.secret, cookie: "memoryd_oauth_csrf=forged" }, 403, "did not come from this server"],
       [{ key: "ak_test_wrongwrongwrongwrongwrongwrong12" }, 400, "API key is not valid"],
       [{ key: "not a key" }, 400, "starts with ak_"],
+      [{}, 400, "or sign in as the administrator"],
       [{ key: readOnly.secret, scopes: ["memory.read", "memory.write"] }, 400, "lacks memory.write"],
       [{ key: readOnly.secret, scopes: [] }, 400, "at least one permission"],
       [{ key: external.secret, audience: "internal" }, 400, "external access only"],
@@ -189,6 +196,31 @@ describeEachDb("OAuth endpoints", (get) => {
     expect(back.searchParams.get("error")).toBe("access_denied");
     expect(back.searchParams.get("state")).toBe("st8");
     expect(back.searchParams.get("code")).toBeNull();
+  });
+
+  test("the administrator can grant for a workspace: a key of its own is made for the application, and revoking it disconnects it", async () => {
+    const app = testApp(get().db);
+    const { workspace } = await makeKey(get().db);
+    const client = (await register(app)).json;
+    const { verifier, challenge } = pkce();
+    const wrong = await consent(app, client.client_id, challenge, { admin: { token: "wrong-admin-token-000000", workspace } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain("admin credential is not valid");
+    const missing = await consent(app, client.client_id, challenge, { admin: { token: TEST_ADMIN_TOKEN, workspace: "no-such-ws" } });
+    expect(missing.text).toContain("there is no workspace &quot;no-such-ws&quot;");
+
+    const ok = await consent(app, client.client_id, challenge, { admin: { token: TEST_ADMIN_TOKEN, workspace }, scopes: ["memory.read", "answers.write"], audience: "external" });
+    expect(ok.status).toBe(303);
+    const code = new URL(ok.headers.get("location")!).searchParams.get("code")!;
+    const issued = await token(app, { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id });
+    expect(issued.json.scope).toBe("memory.read answers.write");
+    const me = await call(app, "GET", "/v1/whoami", { key: issued.json.access_token });
+    expect(me.json.data).toMatchObject({ key_name: "OAuth: Test Connector", key_audience: "external", scopes: ["memory.read", "answers.write"] });
+    const keys = await call(app, "GET", `/v1/admin/workspaces/${workspace}/keys`, { key: TEST_ADMIN_TOKEN });
+    const made = keys.json.data.keys.find((k: { name: string }) => k.name === "OAuth: Test Connector");
+    expect(made).toMatchObject({ scopes: ["memory.read", "answers.write"], audience: "external" });
+    expect((await call(app, "POST", `/v1/admin/keys/${made.id}/revoke`, { key: TEST_ADMIN_TOKEN })).status).toBe(200);
+    expect((await call(app, "GET", "/v1/whoami", { key: issued.json.access_token })).json.error.code).toBe("api_key_revoked");
   });
 
   test("token: PKCE, redirect URI and client must match; a code is single use and a replay revokes what it issued", async () => {
