@@ -25,10 +25,13 @@ import {
   STATUS,
   TITLE,
   USE_FOR,
+  VALUE_CLASS_POSSESSIVE,
+  VALUE_CLASS_SENTENCE,
   VALUE_CLASSES,
   USE_VERBS,
   VALUE_END,
   type ClaimRule,
+  type ValueClass,
   type ValueShape,
 } from "./rules/claim";
 import type { SubjectResult, TextView } from "./subject";
@@ -123,9 +126,11 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
       continue;
     }
     if (isManyValued(attribute)) return { claim: null, rule: rule.name, refusedBy: "many_values" };
-    const value = cleanValue(rawValue, attribute);
-    if (value === null) return { claim: null, rule: rule.name, refusedBy: "no_value" };
-    const slot = (part ? `${part} ` : "") + (rule.value === "schedule" ? scheduleSlot(value) : attribute);
+    const cleaned = cleanValue(rawValue, attribute);
+    if (cleaned === null) return { claim: null, rule: rule.name, refusedBy: "no_value" };
+    const classed = part ? null : classedAttribute(attribute, cleaned);
+    const value = classed?.value ?? cleaned;
+    const slot = (part ? `${part} ` : "") + (rule.value === "schedule" ? scheduleSlot(value) : (classed?.attribute ?? attribute));
     return { claim: { key: `one:${subjectKey}|${slot}`, value, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
   }
   const classed = valueClassClaim(sentence, negated, resolve);
@@ -160,15 +165,41 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
 
 /** A sentence about a subject naming exactly one value of an exclusive class ("switched to dark mode"). */
 function valueClassClaim(sentence: string, negated: boolean, resolve: SubjectResolver): ClaimOutcome | null {
-  const match = /^(?<subject>(?:[Tt]he )?[\p{L}\p{N}][\p{L}\p{N}\p{M}&.-]{0,39}(?: [\p{Lu}][\p{L}\p{N}\p{M}&.-]{0,39}){0,3})(?:'s|'re|'m)? (?<rest>.{1,200})$/u.exec(sentence);
+  const match = VALUE_CLASS_POSSESSIVE.exec(sentence) ?? VALUE_CLASS_SENTENCE.exec(sentence);
   if (!match) return null;
-  const rest = ` ${match.groups?.rest?.toLowerCase() ?? ""} `;
+  const part = match.groups?.part;
+  const rest = match.groups?.rest ?? "";
   for (const cls of VALUE_CLASSES) {
-    const named = Object.entries(cls.values).filter(([, words]) => words.some((w) => new RegExp(`(?<![\\p{L}\\p{N}-])${w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}-])`, "u").test(rest)));
+    if (cls.context !== undefined && !cls.context.test(sentence)) continue;
+    const named = valuesNamed(cls, rest);
     if (named.length !== 1) continue;
-    const subjectKey = resolve(match.groups?.subject, undefined);
+    // "Tom's son is vegan" is not Tom's diet; "Our code style uses tabs" is the team's indentation.
+    if (part !== undefined && !(cls.attributes ?? []).includes(canonicalAttribute(part, false) ?? "")) return null;
+    const subjectKey = resolve(match.groups?.subject ?? match.groups?.subject2, undefined);
     if (subjectKey === null) return null;
-    return { claim: { key: `one:${subjectKey}|${cls.name}`, value: named[0]![0], negated }, rule: `value_class:${cls.name}`, refusedBy: null };
+    return { claim: { key: `one:${subjectKey}|${cls.name}`, value: named[0]!, negated }, rule: `value_class:${cls.name}`, refusedBy: null };
+  }
+  return null;
+}
+
+/** The canonical values of a class that the text names, each once. */
+function valuesNamed(cls: ValueClass, text: string): string[] {
+  const lower = ` ${text.toLowerCase()} `;
+  if (cls.pattern !== undefined) return [...new Set([...lower.matchAll(cls.pattern)].map((m) => m.groups?.value ?? ""))];
+  return Object.entries(cls.values ?? {})
+    .filter(([, words]) => words.some((w) => new RegExp(`(?<![\\p{L}\\p{N}-])${w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}-])`, "u").test(lower)))
+    .map(([value]) => value);
+}
+
+/**
+ * An attribute claim on a class's attribute, keyed by the class: "Aiden's OS is Windows" and
+ * "Aiden switched to macOS" are one claim. The value must name exactly one of the class's values.
+ */
+function classedAttribute(attribute: string, value: string): { attribute: string; value: string } | null {
+  for (const cls of VALUE_CLASSES) {
+    if (cls.name !== attribute && !(cls.attributes ?? []).includes(attribute)) continue;
+    const named = cls.values !== undefined && value in cls.values ? [value] : valuesNamed(cls, value);
+    if (named.length === 1) return { attribute: cls.name, value: named[0]! };
   }
   return null;
 }

@@ -54,6 +54,23 @@ const positives: Row[] = [
   ["Li is no longer allergic to peanuts.", {}, "many:li|allergic to|peanuts", "peanuts", true, "allergic to"],
   ["Tom is no longer vegetarian.", {}, "one:tom|diet", "vegetarian", true, "value_class:diet"],
   ["Tess switched to dark mode.", {}, "one:tess|color scheme", "dark", false, "value_class:color scheme"],
+  // A shifted possessive is read as the new value, not as the value "raised to ...".
+  ["Blue Sun's rate limit was raised to 5,000 requests per minute.", {}, "one:blue sun|rate limit", "5,000 requests per minute", false, "possessive_shifted"],
+  // Attribute synonyms: a modifier that names no second slot, an abbreviation, an "of" phrase.
+  ["Blue Sun's API rate limit is 1,000 requests per minute.", {}, "one:blue sun|rate limit", "1,000 requests per minute", false, "possessive_attribute"],
+  ["Mateo's home address is 12 Elm Street.", {}, "one:mateo|address", "12 elm street", false, "possessive_attribute"],
+  ["Oceanic Air's ACV is $85k.", {}, "one:oceanic air|contract value", "$85k", false, "possessive_attribute"],
+  ["Acme's main point of contact is Dana Wu.", {}, "one:acme|contact", "dana wu", false, "possessive_attribute"],
+  ["Vantage's monthly bill is $2,400.", {}, "one:vantage|price", "$2,400", false, "possessive_attribute"],
+  // Value classes: open sets by pattern, a subject up to its verb, attributes that hold the class.
+  ["The billing service runs on Node 18.", {}, "one:billing service|node version", "18", false, "value_class:node version"],
+  ["The search service is deployed in us-east-1.", {}, "one:search service|region", "us-east-1", false, "value_class:region"],
+  ["Northwind's data region is EU-West.", {}, "one:northwind|region", "eu-west", false, "possessive_attribute"],
+  ["Cyberdyne moved to premium support.", {}, "one:cyberdyne|support tier", "premium", false, "value_class:support tier"],
+  ["Aiden's OS is Windows 11.", {}, "one:aiden|operating system", "windows", false, "possessive_attribute"],
+  ["Our code style uses tabs.", {}, "one:team|indentation", "tabs", false, "value_class:indentation"],
+  ["We switched our code style to spaces.", {}, "one:team|indentation", "spaces", false, "changed_own_attribute"],
+  ["Ana's laptop runs Linux.", {}, "one:ana|operating system", "linux", false, "value_class:operating system"],
   ["Tom is no longer shy.", {}, "many:tom|is|shy", "shy", true, "state"],
   ["Bianca doesn't run marathons anymore.", {}, "many:bianca|run|marathons", "marathons", true, "habit"],
 ];
@@ -85,6 +102,9 @@ const negatives: [text: string, extra: Extra, refusedBy: string | null][] = [
   ["We decided to use Postgres.", {}, "no_value"],
   [`Priya's manager is ${"x".repeat(150)}`, {}, "no_value"],
   ["manager of Ana", {}, null],
+  // A region named by an event is no deployment; tabs without a code-style context are no indentation.
+  ["Northwind had an outage in us-east-1.", {}, null],
+  ["Sam closed all his browser tabs.", {}, null],
 ];
 
 test.each(negatives)("%j %o makes no claim (refused by %p)", (text, extra, refusedBy) => {
@@ -123,6 +143,17 @@ describe("relateClaims: what a newer claim does to a live older one with the sam
     ["We decided to use Redis for the job queue", "We decided to release on Tuesdays", "different claims"],
     ["Maya prefers dark mode in the app.", "Maya prefers email to phone calls.", "different claims"],
     ["Tom lives in Berlin", "Maya lives in Berlin", "different claims"],
+    ["Mateo's address changed to 48 Oak Avenue.", "Mateo's home address is 12 Elm Street.", "supersede"],
+    ["Oceanic Air's ACV increased to $110k.", "Oceanic Air's annual contract value is $85k.", "supersede"],
+    ["Cyberdyne moved to premium support.", "Cyberdyne's support tier is standard.", "supersede"],
+    ["Northwind was migrated to the US-East region.", "Northwind's data region is EU-West.", "supersede"],
+    ["The billing service was upgraded to Node 20.", "The billing service runs on Node 18.", "supersede"],
+    // A role-naming modifier is a second slot: the billing contact is not the contact.
+    ["Brightline's contact is Dana.", "Brightline's billing contact is finance@brightline.co.", "different claims"],
+    ["The search service was moved to eu-west-1.", "The billing service is deployed in us-east-1.", "different claims"],
+    ["The billing service runs on Python 3.12.", "The billing service runs on Node 18.", "different claims"],
+    // A possessive part that is not the class's attribute: the sentence is about someone else.
+    ["Sam's son uses Linux.", "Sam uses Windows.", "different claims"],
   ] as const)("%j after %j: %s", (newer, older, expected) => {
     expect(relate(newer, older)).toBe(expected);
   });

@@ -1,4 +1,5 @@
 import type { Rule } from "./rule";
+import { SUBJECT_VERB_SOURCE } from "./words";
 
 /**
  * The claim model's tables. A claim is one statement about one subject that a later statement can
@@ -45,8 +46,11 @@ const WORD = "[\\p{L}\\p{N}][\\p{L}\\p{N}\\p{M}&.-]{0,39}";
  * a possessive part ("Hooli's contract"), which claim.ts moves into the attribute ("contract end date").
  */
 const SUBJECT = `(?<subject>(?:[Tt]he |[Oo]ur |[Mm]y )?${WORD}(?: ${WORD}){0,3}?(?:'s? ${WORD}(?: ${WORD})?)?)`;
-/** One to three attribute words, lazily, so "manager is Tom is" splits at the first "is". */
-const ATTR = "(?<attr>\\p{L}[\\p{L}-]{0,29}(?: \\p{L}[\\p{L}-]{0,29}){0,2}?)";
+/**
+ * One to three attribute words, lazily, so "manager is Tom is" splits at the first "is", and an
+ * "of" tail ("main point of contact").
+ */
+const ATTR = "(?<attr>\\p{L}[\\p{L}-]{0,29}(?: \\p{L}[\\p{L}-]{0,29}){0,2}?(?: of \\p{L}[\\p{L}-]{0,29})?)";
 /** "is", "are", "was", "were", "=", ":" between attribute and value. */
 const COPULA = "(?: (?:is|are|was|were)(?: now| currently| still| actually)?| ?[:=]) ";
 /** "is" / "'s" / "are" after a subject ("Acme is", "Acme's", "we're"). */
@@ -94,18 +98,24 @@ const DATE_ATTR =
   "(?<attr>launch|release|go-live|kickoff|kick-off|deadline|due date|delivery|delivery date|renewal|renewal date|launch date|release date|ship date|start date|end date|cutover|cutover date|go-live date|target date|demo|demo date)";
 const SHIFTED =
   "(?:is |was |has been |got |just )?(?:moved|pushed|pushed back|pushed out|delayed|rescheduled|postponed|slipped|set|scheduled|planned|brought forward|moved up|changed|shifted|extended|confirmed) (?:back )?(?:to|for|until|till) ";
+/** Verbs of a value changing: "changed", "was raised", "slipped". */
+const SHIFT_VERB =
+  "(?:changed|moved|switched|went up|went down|rose|fell|dropped|increased|decreased|grew|shrank|slipped|raised|lowered|bumped(?: up)?|cut|pushed(?: back| out)?|extended|renamed|updated|reduced|upgraded|downgraded|set|migrated|rescheduled|postponed|delayed|shifted|brought forward|moved up|expanded|jumped|climbed|doubled|halved|revised|adjusted|reassigned|transferred|handed over|went)";
 /** A value changing: "changed to", "was raised to", "slipped to", "moved to". */
-const SHIFT =
-  "(?:has |have |was |were |has been |have been |got |just |is being )?(?:changed|moved|switched|went up|went down|rose|fell|dropped|increased|decreased|grew|shrank|slipped|raised|lowered|bumped(?: up)?|cut|pushed(?: back| out)?|extended|renamed|updated|reduced|upgraded|downgraded|set|migrated|rescheduled|postponed|delayed|shifted|brought forward|moved up|expanded|jumped|climbed|doubled|halved|revised|adjusted|reassigned|transferred|handed over|went) (?:back )?(?:to|until|till|into) ";
+const SHIFT = `(?:has |have |was |were |has been |have been |got |just |is being )?${SHIFT_VERB} (?:back )?(?:to|until|till|into) `;
 const MONEY_ATTR = "(?<attr>budget|price|cost|salary|rate|fee|valuation|revenue|arr|mrr|pricing|contract value)";
 const MONEY_SHIFT =
   "(?:was |has been |got |just )?(?:raised|increased|cut|reduced|lowered|dropped|bumped|changed|set|adjusted|revised|went up|went down|rose|fell|grew|doubled|updated|bumped up) (?:to|at) ";
 
 /**
  * A possessive rule whose "value" starts with one of these is really another rule's sentence:
- * "Contoso's invoice is due on the 1st" is a due date, not the invoice's value.
+ * "Contoso's invoice is due on the 1st" is a due date, not the invoice's value, and "Blue Sun's
+ * rate limit was raised to 5,000" is the shifted rate limit, not the value "raised to 5,000".
  */
-export const NOT_VALUE_START = /^(?:due|scheduled|set|expected|planned|slated|based|located|headquartered|owned|managed|led|run|maintained|married|engaged|on (?:the |a |an )?[\p{L}\d+ -]{1,40} (?:plan|tier)$)/iu;
+export const NOT_VALUE_START = new RegExp(
+  `^(?:due|scheduled|set|expected|planned|slated|based|located|headquartered|owned|managed|led|run|maintained|married|engaged|on (?:the |a |an )?[\\p{L}\\d+ -]{1,40} (?:plan|tier)$|${SHIFT_VERB} (?:back )?(?:to|until|till|into) )`,
+  "iu",
+);
 
 /** Statement rules, in precedence order. */
 export const CLAIM_RULES: readonly ClaimRule[] = [
@@ -151,7 +161,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "changed_own_attribute",
     cardinality: "one",
     pattern: new RegExp(
-      `^${SUBJECT} ${NOW}(?:has |have )?(?:changed|moved|switched|updated|renamed|raised|lowered|cut|increased|reduced|upgraded|downgraded|migrated|bumped|extended|pushed|set|reset|dropped|grew|expanded|shrank|doubled|halved) (?:(?:his|her|their|its|the) )?${ATTR} (?:from .{1,40}? )?to ${VALUE}$`,
+      `^${SUBJECT} ${NOW}(?:has |have )?(?:changed|moved|switched|updated|renamed|raised|lowered|cut|increased|reduced|upgraded|downgraded|migrated|bumped|extended|pushed|set|reset|dropped|grew|expanded|shrank|doubled|halved) (?:(?:his|her|their|its|our|my|the) )?${ATTR} (?:from .{1,40}? )?to ${VALUE}$`,
       "u",
     ),
   },
@@ -346,24 +356,77 @@ export const RELATIONS: readonly Relation[] = [
  * Values that exclude each other: a subject holds one of each class at a time, so "Tess switched
  * to dark mode" replaces "Tess uses light mode" though neither names the attribute. A fact claims
  * a class only when it names exactly one of its values (as whole words) and no rule above made a
- * claim. General knowledge, not sentences: add a class when its values truly exclude each other.
+ * claim; an attribute claim on one of the class's attributes ("Cyberdyne's support tier is
+ * standard") is keyed by the class too. General knowledge, not sentences: add a class when its
+ * values truly exclude each other.
  */
 export interface ValueClass {
   readonly name: string;
   /** Canonical value -> the words that name it. */
-  readonly values: Readonly<Record<string, readonly string[]>>;
+  readonly values?: Readonly<Record<string, readonly string[]>>;
+  /** For open sets (version numbers, region codes): a global pattern whose `value` group is the value. */
+  readonly pattern?: RegExp;
+  /** Attributes that hold this class's value: "Aiden's OS is Windows" claims what "Aiden uses Windows" does. */
+  readonly attributes?: readonly string[];
+  /** What the sentence must also say, when the values alone are common words ("tabs") or mere mentions ("an outage in us-east-1"). */
+  readonly context?: RegExp;
 }
 
+/** Verbs that put a service on a runtime or in a region: "runs on Node 18", "was moved to eu-west-1". */
+const RUNS_ON = /\b(?:runs?|running|ran|is on|are on|was on|upgraded|downgraded|migrated|moved|switched|uses|using|built on|requires|pinned|deployed|hosted|targets)\b/iu;
+/** A runtime's version: "Node 18", "Node.js 20.11", "Python 3.12". Group: value. */
+const version = (names: string, number: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}-])(?:${names}) ?v?(?<value>${number})(?![\\p{L}\\p{N}]|\\.\\d)`, "giu");
+
 export const VALUE_CLASSES: readonly ValueClass[] = [
-  { name: "operating system", values: { windows: ["windows"], macos: ["macos", "mac os", "os x"], linux: ["linux", "ubuntu", "fedora", "debian"], chromeos: ["chromeos", "chrome os"] } },
-  { name: "color scheme", values: { light: ["light mode", "light theme"], dark: ["dark mode", "dark theme"] } },
-  { name: "billing cycle", values: { monthly: ["billed monthly", "monthly billing"], annual: ["billed annually", "billed yearly", "annual billing", "yearly billing"], quarterly: ["billed quarterly", "quarterly billing"] } },
-  { name: "employment type", values: { "part-time": ["part-time", "part time"], "full-time": ["full-time", "full time"], freelance: ["freelance", "freelancer"] } },
-  { name: "relationship status", values: { single: ["single"], married: ["married"], engaged: ["engaged"], divorced: ["divorced"], widowed: ["widowed"] } },
-  { name: "seat preference", values: { window: ["window seat", "window seats"], aisle: ["aisle seat", "aisle seats"], middle: ["middle seat", "middle seats"] } },
-  { name: "diet", values: { vegetarian: ["vegetarian"], vegan: ["vegan"], pescatarian: ["pescatarian"], omnivore: ["omnivore"] } },
-  { name: "work arrangement", values: { remote: ["fully remote", "works remotely", "remote worker"], hybrid: ["hybrid"], "on-site": ["on-site", "onsite", "in the office full-time"] } },
+  { name: "operating system", attributes: ["os", "operating system", "laptop", "computer", "machine"], values: { windows: ["windows"], macos: ["macos", "mac os", "os x"], linux: ["linux", "ubuntu", "fedora", "debian"], chromeos: ["chromeos", "chrome os"] } },
+  { name: "color scheme", attributes: ["theme", "color scheme"], values: { light: ["light mode", "light theme"], dark: ["dark mode", "dark theme"] } },
+  { name: "billing cycle", attributes: ["billing cycle", "billing frequency"], values: { monthly: ["billed monthly", "monthly billing"], annual: ["billed annually", "billed yearly", "annual billing", "yearly billing"], quarterly: ["billed quarterly", "quarterly billing"] } },
+  { name: "employment type", attributes: ["employment type", "employment status"], values: { "part-time": ["part-time", "part time"], "full-time": ["full-time", "full time"], freelance: ["freelance", "freelancer"] } },
+  { name: "relationship status", attributes: ["relationship status", "marital status"], values: { single: ["single"], married: ["married"], engaged: ["engaged"], divorced: ["divorced"], widowed: ["widowed"] } },
+  { name: "seat preference", attributes: ["seat preference", "preferred seat"], values: { window: ["window seat", "window seats"], aisle: ["aisle seat", "aisle seats"], middle: ["middle seat", "middle seats"] } },
+  { name: "diet", attributes: ["diet"], values: { vegetarian: ["vegetarian"], vegan: ["vegan"], pescatarian: ["pescatarian"], omnivore: ["omnivore"] } },
+  { name: "work arrangement", attributes: ["work arrangement"], values: { remote: ["fully remote", "works remotely", "remote worker"], hybrid: ["hybrid"], "on-site": ["on-site", "onsite", "in the office full-time"] } },
+  // A customer has one support tier, whether said as "support tier is standard" or "moved to premium support".
+  {
+    name: "support tier",
+    attributes: ["support tier", "support plan", "support level", "support package"],
+    values: { basic: ["basic support"], standard: ["standard support"], premium: ["premium support"], enterprise: ["enterprise support"], priority: ["priority support"], gold: ["gold support"], platinum: ["platinum support"] },
+  },
+  // Indentation is tabs or spaces; the words alone ("browser tabs") need the code-style context.
+  {
+    name: "indentation",
+    attributes: ["code style", "coding style", "indentation", "indent style", "indentation style"],
+    values: { tabs: ["tabs"], spaces: ["spaces"] },
+    context: /\b(?:indent\w*|code style|coding style|style guide|formatting)\b/iu,
+  },
+  // A service is deployed in one cloud region: AWS and Azure-style "us-east-1", "EU-West", GCP's "europe-west1".
+  {
+    name: "region",
+    attributes: ["region"],
+    pattern: /(?<![\p{L}\p{N}-])(?<value>(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)(?:-\d)?|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)\d)(?![\p{L}\p{N}-])/giu,
+    context: new RegExp(`${RUNS_ON.source}|\\bregion\\b`, "iu"),
+  },
+  // One version of each runtime at a time: "runs on Node 18" -> "was upgraded to Node 20".
+  { name: "node version", attributes: ["node version", "node.js version", "runtime"], pattern: version("node\\.?js|node", "\\d{1,2}(?:\\.\\d+){0,2}"), context: RUNS_ON },
+  { name: "python version", attributes: ["python version", "runtime"], pattern: version("python", "[23](?:\\.\\d+){0,2}"), context: RUNS_ON },
+  { name: "java version", attributes: ["java version", "jdk version", "runtime"], pattern: version("java|jdk|openjdk", "\\d{1,2}"), context: RUNS_ON },
+  { name: "ruby version", attributes: ["ruby version", "runtime"], pattern: version("ruby", "\\d(?:\\.\\d+){1,2}"), context: RUNS_ON },
+  { name: "php version", attributes: ["php version", "runtime"], pattern: version("php", "\\d(?:\\.\\d+){0,2}"), context: RUNS_ON },
+  { name: "go version", attributes: ["go version", "runtime"], pattern: version("go|golang", "1\\.\\d{1,2}(?:\\.\\d+)?"), context: RUNS_ON },
+  { name: "postgres version", attributes: ["postgres version", "postgresql version"], pattern: version("postgres|postgresql", "\\d{1,2}(?:\\.\\d+)?"), context: RUNS_ON },
 ];
+
+/**
+ * The sentence shapes a value class is read from: a subject (the words up to its verb, so "The
+ * billing service runs on ..." is about the billing service) and the rest. A possessive part
+ * ("Tom's son is vegan", "Our code style uses tabs") must be one of the class's attributes, or the
+ * sentence is about someone or something else. Groups: subject, part, rest.
+ */
+const CLASS_SUBJECT = `(?<subject>(?:[Tt]he )?${WORD}(?: ${WORD}){0,3}?)`;
+/** A verb after a possessive part, plural parts' base forms included ("Sam's kids use Windows"). */
+const PART_VERB = `(?:${SUBJECT_VERB_SOURCE}|(?:use|run|eat|work|live|need|prefer|switch|move)(?![\\p{L}]))`;
+export const VALUE_CLASS_POSSESSIVE = new RegExp(`^(?:${CLASS_SUBJECT}'s?|(?<subject2>[Oo]ur|[Mm]y)) (?<part>\\p{Ll}[\\p{L}.-]{0,29}(?: \\p{Ll}[\\p{L}.-]{0,29})?) (?<rest>${PART_VERB}.{0,200})$`, "u");
+export const VALUE_CLASS_SENTENCE = new RegExp(`^${CLASS_SUBJECT}(?:'s |'re |'m | (?=${SUBJECT_VERB_SOURCE}))(?<rest>.{1,200})$`, "u");
 
 /**
  * Negations folded into a positive statement plus a "negated" flag, so one set of rules reads
@@ -502,6 +565,23 @@ export const ATTRIBUTE_ALIASES: readonly AttributeAlias[] = [
   { name: "time_zone_synonym", pattern: /^(?:timezone|time zone|tz)$/u, canonical: "time zone" },
   { name: "owner_synonym", pattern: /^(?:owner|product owner|maintainer)$/u, canonical: "owner" },
   { name: "lead_synonym", pattern: /^(?:lead|project lead|tech lead|team lead|leader)$/u, canonical: "lead" },
+  // A person's address is where they live; the modifier names no second address.
+  { name: "address_synonym", pattern: /^(?:home address|street address|residential address)$/u, canonical: "address" },
+  // "API rate limit", "request limit": an account or service has one rate limit.
+  { name: "rate_limit_synonym", pattern: /^(?:api rate limit|api limit|request limit|rate limit)$/u, canonical: "rate limit" },
+  // A project's channel is its chat channel, whatever the tool.
+  { name: "channel_synonym", pattern: /^(?:slack channel|teams channel|discord channel|chat channel|channel)$/u, canonical: "channel" },
+  // Where data or a service is hosted: "data region", "AWS region".
+  { name: "region_synonym", pattern: /^(?:data region|hosting region|cloud region|aws region|deployment region|region)$/u, canonical: "region" },
+  // ACV is the annual contract value.
+  { name: "contract_value_synonym", pattern: /^(?:acv|annual contract value|contract value)$/u, canonical: "contract value" },
+  // The person to talk to at a company ("main" is dropped before aliases).
+  { name: "contact_synonym", pattern: /^(?:point of contact|contact person|poc|contact)$/u, canonical: "contact" },
+  // What a customer pays each month is its price, as in "Vantage pays $2,000 a month".
+  { name: "monthly_price_synonym", pattern: /^(?:monthly bill|monthly fee|monthly payment|monthly cost|monthly price|monthly spend)$/u, canonical: "price" },
+  // How long a contract runs.
+  { name: "contract_term_synonym", pattern: /^(?:contract term|contract length|contract duration|term length)$/u, canonical: "contract term" },
+  { name: "working_hours_synonym", pattern: /^(?:working hours|work hours|working time)$/u, canonical: "working hours" },
 ];
 
 /** The longest value a claim may have: longer "values" are prose, not one attribute's value. */
