@@ -8,6 +8,7 @@ import {
   DATE,
   DECISION,
   DECISION_PREPOSITIONS,
+  DURATION,
   HABIT,
   MANY_VALUED_ATTRIBUTES,
   MAX_CLAIM_VALUE,
@@ -18,6 +19,7 @@ import {
   NUMBER,
   PREFERENCE_SCOPE,
   RELATIONS,
+  REPHRASINGS,
   SCHEDULE,
   SCHEDULING_VERBS,
   SINGULAR_S,
@@ -73,7 +75,7 @@ export function extractClaim(input: CaptureInput, view: TextView, subject: Subje
   // Blockers read the sentence with its leading filler: "Apparently ..." is a hedge.
   const whole = firstSentence(view.body);
   const blocker = BLOCKED_BEFORE_FOLDING.find((b) => b.pattern.test(whole));
-  const sentence = dropTrailing(firstSentence(view.lead).trim(), VALUE_TRIM).replace(CURRENT_TAIL, "");
+  const sentence = rephrase(dropTrailing(firstSentence(view.lead).trim(), VALUE_TRIM).replace(CURRENT_TAIL, ""));
   const { text, negated } = foldNegation(sentence);
   const resolve = resolverFor(input, subject);
   const found = claimOf(text, negated, resolve);
@@ -81,6 +83,12 @@ export function extractClaim(input: CaptureInput, view: TextView, subject: Subje
   if (found.claim === null) return found;
   if (NEGATION.pattern.test(text)) return { claim: null, rule: found.rule, refusedBy: NEGATION.name };
   return found;
+}
+
+/** "Acme is a beta tester for Insights" -> "Acme is a member of the Insights beta". */
+function rephrase(sentence: string): string {
+  const found = REPHRASINGS.find((r) => r.pattern.test(sentence));
+  return found ? sentence.replace(found.pattern, found.replacement) : sentence;
 }
 
 /** "Sam stopped playing guitar" -> "Sam playing guitar", negated. */
@@ -276,6 +284,12 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
     words = [...words.slice(to + 1), "for", ...words.slice(0, to)];
     verb = "use";
   }
+  // "host on GCP" is "use GCP for hosting", unless it says when ("host on Fridays").
+  const purpose = PURPOSE_VERBS[verb];
+  if (purpose !== undefined && TOOL_PREPOSITIONS.has(words[0] ?? "") && words.length > 1 && !isWhen(words.slice(1).join(" "))) {
+    words = [...words.slice(1), "for", purpose];
+    verb = "use";
+  }
   let scope = "";
   const scopeAt = Math.max(words.lastIndexOf("for"), verb === "use" ? words.lastIndexOf("as") : -1);
   if (scopeAt > 0 && scopeAt < words.length - 1) {
@@ -303,6 +317,14 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
     if (!SCHEDULING_VERBS.has(verb) && !shaped && at === 0) {
       return { claim: null, rule, refusedBy: "no_value" };
     }
+    // "deprecate API v1 on June 1" dates an event: API v1's deprecation date, which "the API v1
+    // deprecation was pushed to September 1" moves.
+    const event = EVENT_NOMINALS[verb];
+    if (event !== undefined && at > 0 && scope === "" && hasShape(value, "date")) {
+      const thing = inner(words.slice(0, at).join(" "), undefined);
+      const date = cleanValue(value, "");
+      if (thing !== null && date !== null) return { claim: { key: `one:${thing}|${canonicalAttribute(event, false)}`, value: date, negated: false }, rule, refusedBy: null };
+    }
     question = [verb, ...words.slice(0, at + 1)].join(" ") + (scope ? ` for ${scope}` : "");
   }
   const cleaned = cleanValue(value, "");
@@ -310,6 +332,13 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
   const key = question.startsWith("use for ") ? `one:${subjectKey}|${question}` : `one:${subjectKey}|decided ${question}`;
   return { claim: { key, value: cleaned, negated: false }, rule, refusedBy: null };
 }
+
+/** Decided verbs that name a purpose when a tool follows: "host on GCP" = use GCP for hosting. */
+const PURPOSE_VERBS: Readonly<Record<string, string>> = { host: "hosting", monitor: "monitoring" };
+const TOOL_PREPOSITIONS: ReadonlySet<string> = new Set(["on", "with", "to", "via", "through"]);
+/** Decided verbs whose dated object is an event with one date: "deprecate API v1 on June 1". */
+const EVENT_NOMINALS: Readonly<Record<string, string>> = { deprecate: "deprecation", sunset: "deprecation", launch: "launch", release: "release", migrate: "migration" };
+const isWhen = (value: string): boolean => hasShape(value, "date") || hasShape(value, "schedule");
 
 /** Decided verbs that set one attribute of a thing: "price the Pro plan at $29", "rename the repo to atlas". */
 const SETTING_VERBS: Readonly<Record<string, string>> = { price: "price", rename: "name", move: "", reschedule: "", push: "", postpone: "" };
@@ -453,6 +482,9 @@ function cleanValue(raw: string, attribute: string): string | null {
   if (attribute === "role") value = value.replace(/ (?:at|of|for) /gu, " of ");
   const head = attribute.split(" ").at(-1) ?? "";
   if (head !== "" && value.endsWith(` ${head}`)) value = value.slice(0, -head.length - 1);
+  // "a 12-month contract" and "24 months" are one way of writing a length of time.
+  const duration = DURATION.exec(value.trim())?.groups;
+  if (duration) value = `${duration.count} ${duration.unit}${duration.count === "1" || duration.count === "one" ? "" : "s"}`;
   value = value.trim();
   return value === "" || value.length > MAX_CLAIM_VALUE ? null : value;
 }
