@@ -193,7 +193,7 @@ function valueClassClaim(sentence: string, negated: boolean, resolve: SubjectRes
 /** The canonical values of a class that the text names, each once. */
 function valuesNamed(cls: ValueClass, text: string): string[] {
   const lower = ` ${text.toLowerCase()} `;
-  if (cls.pattern !== undefined) return [...new Set([...lower.matchAll(cls.pattern)].map((m) => m.groups?.value ?? ""))];
+  if (cls.pattern !== undefined) return [...new Set([...lower.matchAll(new RegExp(cls.pattern, "giu"))].map((m) => m.groups?.value ?? ""))];
   return Object.entries(cls.values ?? {})
     .filter(([, words]) => words.some((w) => new RegExp(`(?<![\\p{L}\\p{N}-])${w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}-])`, "u").test(lower)))
     .map(([value]) => value);

@@ -105,6 +105,9 @@ test.each(positives)("claim of %j %o -> %s = %s (negated %p) by %s", (text, extr
 const negatives: [text: string, extra: Extra, refusedBy: string | null][] = [
   ["Priya's manager is Tom?", {}, "question"],
   ["Priya's manager is probably Tom", {}, "hedge"],
+  // A second value beside the first ("also", "as well", "too") replaces nothing.
+  ["The search service also runs in eu-west-1.", {}, "addition"],
+  ["Priya works at Globex too.", {}, "addition"],
   ["Apparently Priya's manager is Tom", {}, "hedge"],
   ["Is Priya's manager Tom?", {}, null],
   ["I think Priya's manager is Tom", {}, "hedge"],
@@ -192,6 +195,7 @@ describe("relateClaims: what a newer claim does to a live older one with the sam
     ["Iris is back from parental leave.", "Iris went on parental leave.", "different claims"],
     // A possessive part that is not the class's attribute: the sentence is about someone else.
     ["Sam's son uses Linux.", "Sam uses Windows.", "different claims"],
+    ["The billing service's CI runs on Node 20.", "The billing service runs on Node 18.", "different claims"],
   ] as const)("%j after %j: %s", (newer, older, expected) => {
     expect(relate(newer, older)).toBe(expected);
   });

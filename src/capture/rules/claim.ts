@@ -411,7 +411,7 @@ export interface ValueClass {
   readonly name: string;
   /** Canonical value -> the words that name it. */
   readonly values?: Readonly<Record<string, readonly string[]>>;
-  /** For open sets (version numbers, region codes): a global pattern whose `value` group is the value. */
+  /** For open sets (version numbers, region codes): a pattern whose `value` group is the value (each match counts). */
   readonly pattern?: RegExp;
   /** Attributes that hold this class's value: "Aiden's OS is Windows" claims what "Aiden uses Windows" does. */
   readonly attributes?: readonly string[];
@@ -422,7 +422,7 @@ export interface ValueClass {
 /** Verbs that put a service on a runtime or in a region: "runs on Node 18", "was moved to eu-west-1". */
 const RUNS_ON = /\b(?:runs?|running|ran|is on|are on|was on|upgraded|downgraded|migrated|moved|switched|uses|using|built on|pinned|deployed|hosted|targets)\b/iu;
 /** A runtime's version: "Node 18", "Node.js 20.11", "Python 3.12". Group: value. */
-const version = (names: string, number: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}-])(?:${names}) ?v?(?<value>${number})(?![\\p{L}\\p{N}]|\\.\\d)`, "giu");
+const version = (names: string, number: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}-])(?:${names}) ?v?(?<value>${number})(?![\\p{L}\\p{N}]|\\.\\d)`, "iu");
 
 export const VALUE_CLASSES: readonly ValueClass[] = [
   { name: "operating system", attributes: ["os", "operating system", "laptop", "computer", "machine"], values: { windows: ["windows"], macos: ["macos", "mac os", "os x"], linux: ["linux", "ubuntu", "fedora", "debian"], chromeos: ["chromeos", "chrome os"] } },
@@ -444,23 +444,23 @@ export const VALUE_CLASSES: readonly ValueClass[] = [
     name: "indentation",
     attributes: ["code style", "coding style", "indentation", "indent style", "indentation style"],
     values: { tabs: ["tabs"], spaces: ["spaces"] },
-    context: /\b(?:indent\w*|code style|coding style|style guide|formatting)\b/iu,
+    context: /\b(?:indent(?:ation|ed|s)?|code style|coding style|style guide|formatting)\b/iu,
   },
   // A service is deployed in one cloud region: AWS and Azure-style "us-east-1", "EU-West", GCP's "europe-west1".
   {
     name: "region",
     attributes: ["region"],
-    pattern: /(?<![\p{L}\p{N}-])(?<value>(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)(?:-\d)?|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)\d)(?![\p{L}\p{N}-])/giu,
+    pattern: /(?<![\p{L}\p{N}-])(?<value>(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)(?:-\d)?|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)\d)(?![\p{L}\p{N}-])/iu,
     context: new RegExp(`${RUNS_ON.source}|\\bregion\\b`, "iu"),
   },
   // One version of each runtime at a time: "runs on Node 18" -> "was upgraded to Node 20".
-  { name: "node version", attributes: ["node version", "node.js version", "runtime"], pattern: version("node\\.?js|node", "\\d{1,2}(?:\\.\\d+){0,2}"), context: RUNS_ON },
-  { name: "python version", attributes: ["python version", "runtime"], pattern: version("python", "[23](?:\\.\\d+){0,2}"), context: RUNS_ON },
+  { name: "node version", attributes: ["node version", "node.js version", "runtime"], pattern: version("node\\.?js|node", "\\d{1,2}(?:\\.\\d{1,3}){0,2}"), context: RUNS_ON },
+  { name: "python version", attributes: ["python version", "runtime"], pattern: version("python", "[23](?:\\.\\d{1,3}){0,2}"), context: RUNS_ON },
   { name: "java version", attributes: ["java version", "jdk version", "runtime"], pattern: version("java|jdk|openjdk", "\\d{1,2}"), context: RUNS_ON },
-  { name: "ruby version", attributes: ["ruby version", "runtime"], pattern: version("ruby", "\\d(?:\\.\\d+){1,2}"), context: RUNS_ON },
-  { name: "php version", attributes: ["php version", "runtime"], pattern: version("php", "\\d(?:\\.\\d+){0,2}"), context: RUNS_ON },
-  { name: "go version", attributes: ["go version", "runtime"], pattern: version("go|golang", "1\\.\\d{1,2}(?:\\.\\d+)?"), context: RUNS_ON },
-  { name: "postgres version", attributes: ["postgres version", "postgresql version"], pattern: version("postgres|postgresql", "\\d{1,2}(?:\\.\\d+)?"), context: RUNS_ON },
+  { name: "ruby version", attributes: ["ruby version", "runtime"], pattern: version("ruby", "\\d(?:\\.\\d{1,3}){1,2}"), context: RUNS_ON },
+  { name: "php version", attributes: ["php version", "runtime"], pattern: version("php", "\\d(?:\\.\\d{1,3}){0,2}"), context: RUNS_ON },
+  { name: "go version", attributes: ["go version", "runtime"], pattern: version("go|golang", "1\\.\\d{1,2}(?:\\.\\d{1,3})?"), context: RUNS_ON },
+  { name: "postgres version", attributes: ["postgres version", "postgresql version"], pattern: version("postgres|postgresql", "\\d{1,2}(?:\\.\\d{1,3})?"), context: RUNS_ON },
 ];
 
 /**
@@ -472,7 +472,7 @@ export const VALUE_CLASSES: readonly ValueClass[] = [
 const CLASS_SUBJECT = `(?<subject>(?:[Tt]he )?${WORD}(?: ${WORD}){0,3}?)`;
 /** A verb after a possessive part, plural parts' base forms included ("Sam's kids use Windows"). */
 const PART_VERB = `(?:${SUBJECT_VERB_SOURCE}|(?:use|run|eat|work|live|need|prefer|switch|move)(?![\\p{L}]))`;
-export const VALUE_CLASS_POSSESSIVE = new RegExp(`^(?:${CLASS_SUBJECT}'s?|(?<subject2>[Oo]ur|[Mm]y)) (?<part>\\p{Ll}[\\p{L}.-]{0,29}(?: \\p{Ll}[\\p{L}.-]{0,29})?) (?<rest>${PART_VERB}.{0,200})$`, "u");
+export const VALUE_CLASS_POSSESSIVE = new RegExp(`^(?:${CLASS_SUBJECT}'s?|(?<subject2>[Oo]ur|[Mm]y)) (?<part>${WORD}(?: ${WORD})?) (?<rest>${PART_VERB}.{0,200})$`, "u");
 export const VALUE_CLASS_SENTENCE = new RegExp(`^${CLASS_SUBJECT}(?:'s |'re |'m | (?=${SUBJECT_VERB_SOURCE}))(?<rest>.{1,200})$`, "u");
 
 /**
@@ -568,6 +568,8 @@ export const CLAIM_BLOCKERS: readonly Rule[] = [
   { name: "negation", pattern: /\b(?:not|never|no|nobody|no one|neither|nor|none|without)\b|n't\b/i },
   // "Priya's manager is Tom?", "Is Priya's manager Tom".
   { name: "question", pattern: /\?|^(?:who|what|where|when|why|how|is|are|was|were|do|does|did|can|could|should|would|will)\b/i },
+  // "The search service also runs in eu-west-1": a second value beside the first, not a new one.
+  { name: "addition", pattern: /\b(?:also|as well)\b|\btoo\W{0,3}$/iu },
   // "Priya's manager is probably Tom": a guess must not replace a stated fact.
   {
     name: "hedge",
