@@ -175,6 +175,7 @@ describe("relateClaims: what a newer claim does to a live older one with the sam
     ["The billing service was upgraded to Node 20.", "The billing service runs on Node 18.", "supersede"],
     // A role-naming modifier is a second slot: the billing contact is not the contact.
     ["Brightline's contact is Dana.", "Brightline's billing contact is finance@brightline.co.", "different claims"],
+    ["The search service is in eu-west-1 now.", "The search service is deployed in us-east-1.", "supersede"],
     ["The search service was moved to eu-west-1.", "The billing service is deployed in us-east-1.", "different claims"],
     ["The billing service runs on Python 3.12.", "The billing service runs on Node 18.", "different claims"],
     ["Hank Scorpio stepped down as Globex CEO.", "Globex's CEO is Hank Scorpio.", "supersede"],

@@ -451,7 +451,7 @@ export const VALUE_CLASSES: readonly ValueClass[] = [
     name: "region",
     attributes: ["region"],
     pattern: /(?<![\p{L}\p{N}-])(?<value>(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)(?:-\d)?|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)\d)(?![\p{L}\p{N}-])/iu,
-    context: new RegExp(`${RUNS_ON.source}|\\bregion\\b`, "iu"),
+    context: new RegExp(`${RUNS_ON.source}|\\b(?:is|are) (?:now )?in\\b|\\bregion\\b`, "iu"),
   },
   // One version of each runtime at a time: "runs on Node 18" -> "was upgraded to Node 20".
   { name: "node version", attributes: ["node version", "node.js version", "runtime"], pattern: version("node\\.?js|node", "\\d{1,2}(?:\\.\\d{1,3}){0,2}"), context: RUNS_ON },
