@@ -8,6 +8,7 @@ import {
   DATE,
   DECISION,
   DECISION_PREPOSITIONS,
+  DURATION,
   HABIT,
   MANY_VALUED_ATTRIBUTES,
   MAX_CLAIM_VALUE,
@@ -18,6 +19,7 @@ import {
   NUMBER,
   PREFERENCE_SCOPE,
   RELATIONS,
+  REPHRASINGS,
   SCHEDULE,
   SCHEDULING_VERBS,
   SINGULAR_S,
@@ -25,10 +27,13 @@ import {
   STATUS,
   TITLE,
   USE_FOR,
+  VALUE_CLASS_POSSESSIVE,
+  VALUE_CLASS_SENTENCE,
   VALUE_CLASSES,
   USE_VERBS,
   VALUE_END,
   type ClaimRule,
+  type ValueClass,
   type ValueShape,
 } from "./rules/claim";
 import type { SubjectResult, TextView } from "./subject";
@@ -70,7 +75,7 @@ export function extractClaim(input: CaptureInput, view: TextView, subject: Subje
   // Blockers read the sentence with its leading filler: "Apparently ..." is a hedge.
   const whole = firstSentence(view.body);
   const blocker = BLOCKED_BEFORE_FOLDING.find((b) => b.pattern.test(whole));
-  const sentence = dropTrailing(firstSentence(view.lead).trim(), VALUE_TRIM).replace(CURRENT_TAIL, "");
+  const sentence = rephrase(dropTrailing(firstSentence(view.lead).trim(), VALUE_TRIM).replace(CURRENT_TAIL, ""));
   const { text, negated } = foldNegation(sentence);
   const resolve = resolverFor(input, subject);
   const found = claimOf(text, negated, resolve);
@@ -78,6 +83,12 @@ export function extractClaim(input: CaptureInput, view: TextView, subject: Subje
   if (found.claim === null) return found;
   if (NEGATION.pattern.test(text)) return { claim: null, rule: found.rule, refusedBy: NEGATION.name };
   return found;
+}
+
+/** "Acme is a beta tester for Insights" -> "Acme is a member of the Insights beta". */
+function rephrase(sentence: string): string {
+  const found = REPHRASINGS.find((r) => r.pattern.test(sentence));
+  return found ? sentence.replace(found.pattern, found.replacement) : sentence;
 }
 
 /** "Sam stopped playing guitar" -> "Sam playing guitar", negated. */
@@ -123,9 +134,11 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
       continue;
     }
     if (isManyValued(attribute)) return { claim: null, rule: rule.name, refusedBy: "many_values" };
-    const value = cleanValue(rawValue, attribute);
-    if (value === null) return { claim: null, rule: rule.name, refusedBy: "no_value" };
-    const slot = (part ? `${part} ` : "") + (rule.value === "schedule" ? scheduleSlot(value) : attribute);
+    const cleaned = cleanValue(rawValue, attribute);
+    if (cleaned === null) return { claim: null, rule: rule.name, refusedBy: "no_value" };
+    const classed = part ? null : classedAttribute(attribute, cleaned);
+    const value = classed?.value ?? cleaned;
+    const slot = (part ? `${part} ` : "") + (rule.value === "schedule" ? scheduleSlot(value) : (classed?.attribute ?? attribute));
     return { claim: { key: `one:${subjectKey}|${slot}`, value, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
   }
   const classed = valueClassClaim(sentence, negated, resolve);
@@ -160,15 +173,41 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
 
 /** A sentence about a subject naming exactly one value of an exclusive class ("switched to dark mode"). */
 function valueClassClaim(sentence: string, negated: boolean, resolve: SubjectResolver): ClaimOutcome | null {
-  const match = /^(?<subject>(?:[Tt]he )?[\p{L}\p{N}][\p{L}\p{N}\p{M}&.-]{0,39}(?: [\p{Lu}][\p{L}\p{N}\p{M}&.-]{0,39}){0,3})(?:'s|'re|'m)? (?<rest>.{1,200})$/u.exec(sentence);
+  const match = VALUE_CLASS_POSSESSIVE.exec(sentence) ?? VALUE_CLASS_SENTENCE.exec(sentence);
   if (!match) return null;
-  const rest = ` ${match.groups?.rest?.toLowerCase() ?? ""} `;
+  const part = match.groups?.part;
+  const rest = match.groups?.rest ?? "";
   for (const cls of VALUE_CLASSES) {
-    const named = Object.entries(cls.values).filter(([, words]) => words.some((w) => new RegExp(`(?<![\\p{L}\\p{N}-])${w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}-])`, "u").test(rest)));
+    if (cls.context !== undefined && !cls.context.test(sentence)) continue;
+    const named = valuesNamed(cls, rest);
     if (named.length !== 1) continue;
-    const subjectKey = resolve(match.groups?.subject, undefined);
+    // "Tom's son is vegan" is not Tom's diet; "Our code style uses tabs" is the team's indentation.
+    if (part !== undefined && !(cls.attributes ?? []).includes(canonicalAttribute(part, false) ?? "")) return null;
+    const subjectKey = resolve(match.groups?.subject ?? match.groups?.subject2, undefined);
     if (subjectKey === null) return null;
-    return { claim: { key: `one:${subjectKey}|${cls.name}`, value: named[0]![0], negated }, rule: `value_class:${cls.name}`, refusedBy: null };
+    return { claim: { key: `one:${subjectKey}|${cls.name}`, value: named[0]!, negated }, rule: `value_class:${cls.name}`, refusedBy: null };
+  }
+  return null;
+}
+
+/** The canonical values of a class that the text names, each once. */
+function valuesNamed(cls: ValueClass, text: string): string[] {
+  const lower = ` ${text.toLowerCase()} `;
+  if (cls.pattern !== undefined) return [...new Set([...lower.matchAll(new RegExp(cls.pattern, "giu"))].map((m) => m.groups?.value ?? ""))];
+  return Object.entries(cls.values ?? {})
+    .filter(([, words]) => words.some((w) => new RegExp(`(?<![\\p{L}\\p{N}-])${w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}-])`, "u").test(lower)))
+    .map(([value]) => value);
+}
+
+/**
+ * An attribute claim on a class's attribute, keyed by the class: "Aiden's OS is Windows" and
+ * "Aiden switched to macOS" are one claim. The value must name exactly one of the class's values.
+ */
+function classedAttribute(attribute: string, value: string): { attribute: string; value: string } | null {
+  for (const cls of VALUE_CLASSES) {
+    if (cls.name !== attribute && !(cls.attributes ?? []).includes(attribute)) continue;
+    const named = cls.values !== undefined && value in cls.values ? [value] : valuesNamed(cls, value);
+    if (named.length === 1) return { attribute: cls.name, value: named[0]! };
   }
   return null;
 }
@@ -245,6 +284,12 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
     words = [...words.slice(to + 1), "for", ...words.slice(0, to)];
     verb = "use";
   }
+  // "host on GCP" is "use GCP for hosting", unless it says when ("host on Fridays").
+  const purpose = PURPOSE_VERBS[verb];
+  if (purpose !== undefined && TOOL_PREPOSITIONS.has(words[0] ?? "") && words.length > 1 && !isWhen(words.slice(1).join(" "))) {
+    words = [...words.slice(1), "for", purpose];
+    verb = "use";
+  }
   let scope = "";
   const scopeAt = Math.max(words.lastIndexOf("for"), verb === "use" ? words.lastIndexOf("as") : -1);
   if (scopeAt > 0 && scopeAt < words.length - 1) {
@@ -272,6 +317,14 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
     if (!SCHEDULING_VERBS.has(verb) && !shaped && at === 0) {
       return { claim: null, rule, refusedBy: "no_value" };
     }
+    // "deprecate API v1 on June 1" dates an event: API v1's deprecation date, which "the API v1
+    // deprecation was pushed to September 1" moves.
+    const event = EVENT_NOMINALS[verb];
+    if (event !== undefined && at > 0 && scope === "" && hasShape(value, "date")) {
+      const thing = inner(words.slice(0, at).join(" "), undefined);
+      const date = cleanValue(value, "");
+      if (thing !== null && date !== null) return { claim: { key: `one:${thing}|${canonicalAttribute(event, false)}`, value: date, negated: false }, rule, refusedBy: null };
+    }
     question = [verb, ...words.slice(0, at + 1)].join(" ") + (scope ? ` for ${scope}` : "");
   }
   const cleaned = cleanValue(value, "");
@@ -279,6 +332,13 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
   const key = question.startsWith("use for ") ? `one:${subjectKey}|${question}` : `one:${subjectKey}|decided ${question}`;
   return { claim: { key, value: cleaned, negated: false }, rule, refusedBy: null };
 }
+
+/** Decided verbs that name a purpose when a tool follows: "host on GCP" = use GCP for hosting. */
+const PURPOSE_VERBS: Readonly<Record<string, string>> = { host: "hosting", monitor: "monitoring" };
+const TOOL_PREPOSITIONS: ReadonlySet<string> = new Set(["on", "with", "to", "via", "through"]);
+/** Decided verbs whose dated object is an event with one date: "deprecate API v1 on June 1". */
+const EVENT_NOMINALS: Readonly<Record<string, string>> = { deprecate: "deprecation", sunset: "deprecation", launch: "launch", release: "release", migrate: "migration" };
+const isWhen = (value: string): boolean => hasShape(value, "date") || hasShape(value, "schedule");
 
 /** Decided verbs that set one attribute of a thing: "price the Pro plan at $29", "rename the repo to atlas". */
 const SETTING_VERBS: Readonly<Record<string, string>> = { price: "price", rename: "name", move: "", reschedule: "", push: "", postpone: "" };
@@ -422,6 +482,9 @@ function cleanValue(raw: string, attribute: string): string | null {
   if (attribute === "role") value = value.replace(/ (?:at|of|for) /gu, " of ");
   const head = attribute.split(" ").at(-1) ?? "";
   if (head !== "" && value.endsWith(` ${head}`)) value = value.slice(0, -head.length - 1);
+  // "a 12-month contract" and "24 months" are one way of writing a length of time.
+  const duration = DURATION.exec(value.trim())?.groups;
+  if (duration) value = `${duration.count} ${duration.unit}${duration.count === "1" || duration.count === "one" ? "" : "s"}`;
   value = value.trim();
   return value === "" || value.length > MAX_CLAIM_VALUE ? null : value;
 }

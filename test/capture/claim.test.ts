@@ -54,6 +54,43 @@ const positives: Row[] = [
   ["Li is no longer allergic to peanuts.", {}, "many:li|allergic to|peanuts", "peanuts", true, "allergic to"],
   ["Tom is no longer vegetarian.", {}, "one:tom|diet", "vegetarian", true, "value_class:diet"],
   ["Tess switched to dark mode.", {}, "one:tess|color scheme", "dark", false, "value_class:color scheme"],
+  // A shifted possessive is read as the new value, not as the value "raised to ...".
+  ["Blue Sun's rate limit was raised to 5,000 requests per minute.", {}, "one:blue sun|rate limit", "5,000 requests per minute", false, "possessive_shifted"],
+  // Attribute synonyms: a modifier that names no second slot, an abbreviation, an "of" phrase.
+  ["Blue Sun's API rate limit is 1,000 requests per minute.", {}, "one:blue sun|rate limit", "1,000 requests per minute", false, "possessive_attribute"],
+  ["Mateo's home address is 12 Elm Street.", {}, "one:mateo|address", "12 elm street", false, "possessive_attribute"],
+  ["Oceanic Air's ACV is $85k.", {}, "one:oceanic air|contract value", "$85k", false, "possessive_attribute"],
+  ["Acme's main point of contact is Dana Wu.", {}, "one:acme|contact", "dana wu", false, "possessive_attribute"],
+  ["Vantage's monthly bill is $2,400.", {}, "one:vantage|price", "$2,400", false, "possessive_attribute"],
+  // Value classes: open sets by pattern, a subject up to its verb, attributes that hold the class.
+  ["The billing service runs on Node 18.", {}, "one:billing service|node version", "18", false, "value_class:node version"],
+  ["The search service is deployed in us-east-1.", {}, "one:search service|region", "us-east-1", false, "value_class:region"],
+  ["Northwind's data region is EU-West.", {}, "one:northwind|region", "eu-west", false, "possessive_attribute"],
+  ["Cyberdyne moved to premium support.", {}, "one:cyberdyne|support tier", "premium", false, "value_class:support tier"],
+  ["Aiden's OS is Windows 11.", {}, "one:aiden|operating system", "windows", false, "possessive_attribute"],
+  ["Our code style uses tabs.", {}, "one:team|indentation", "tabs", false, "value_class:indentation"],
+  ["We switched our code style to spaces.", {}, "one:team|indentation", "spaces", false, "changed_own_attribute"],
+  ["Ana's laptop runs Linux.", {}, "one:ana|operating system", "linux", false, "value_class:operating system"],
+  // Events that end a state name the state they end.
+  ["Hank Scorpio stepped down as Globex CEO.", {}, "one:globex|ceo", "hank scorpio", true, "stepped_down"],
+  ["Hank Scorpio resigned as CEO of Globex.", {}, "one:globex|ceo", "hank scorpio", true, "stepped_down_of"],
+  ["Iris is on parental leave.", {}, "one:iri|leave", "parental", false, "on_leave"],
+  ["Iris is back from parental leave.", {}, "one:iri|leave", "parental", true, "on_leave"],
+  // "on vacation" is a leave, not version "acation" ("on v2.4").
+  ["Iris is on vacation.", {}, "one:iri|leave", "vacation", false, "on_leave"],
+  ["Acme Corp is a beta tester for Insights.", {}, "many:acme corp|member of|insights beta", "insights beta", false, "member of"],
+  ["Acme Corp left the Insights beta.", {}, "many:acme corp|member of|insights beta", "insights beta", true, "member of"],
+  ["Work on the analytics dashboard has resumed.", {}, "one:analytics dashboard|status", "resumed", false, "status_verb"],
+  // Lengths of time written one way; working hours; event dates.
+  ["Vandelay Industries is on a 12-month contract.", {}, "one:vandelay industrie|contract term", "12 months", false, "contract_term"],
+  ["Helen now works 10 to 6.", {}, "one:helen|working hours", "10 to 6", false, "working_hours"],
+  ["Helen's working hours are 9 to 5.", {}, "one:helen|working hours", "9 to 5", false, "possessive_attribute"],
+  ["Atlas code freeze: May 27", {}, "one:atlas|code freeze", "may 27", false, "compound_attribute"],
+  ["The team pushed the API v1 deprecation to September 1.", {}, "one:api v1|deprecation date", "september 1", false, "moved_event"],
+  // Decisions: a dated event is the thing's date; a purpose verb with a tool is a tool for a purpose.
+  ["The team decided to deprecate API v1 on June 1.", {}, "one:api v1|deprecation date", "june 1", false, "decision"],
+  ["We decided to host on GCP instead.", {}, "one:team|use for hosting", "gcp", false, "decision"],
+  ["We decided to deploy on Fridays.", {}, "one:team|decided deploy", "fridays", false, "decision"],
   ["Tom is no longer shy.", {}, "many:tom|is|shy", "shy", true, "state"],
   ["Bianca doesn't run marathons anymore.", {}, "many:bianca|run|marathons", "marathons", true, "habit"],
 ];
@@ -68,6 +105,9 @@ test.each(positives)("claim of %j %o -> %s = %s (negated %p) by %s", (text, extr
 const negatives: [text: string, extra: Extra, refusedBy: string | null][] = [
   ["Priya's manager is Tom?", {}, "question"],
   ["Priya's manager is probably Tom", {}, "hedge"],
+  // A second value beside the first ("also", "as well", "too") replaces nothing.
+  ["The search service also runs in eu-west-1.", {}, "addition"],
+  ["Priya works at Globex too.", {}, "addition"],
   ["Apparently Priya's manager is Tom", {}, "hedge"],
   ["Is Priya's manager Tom?", {}, null],
   ["I think Priya's manager is Tom", {}, "hedge"],
@@ -85,6 +125,11 @@ const negatives: [text: string, extra: Extra, refusedBy: string | null][] = [
   ["We decided to use Postgres.", {}, "no_value"],
   [`Priya's manager is ${"x".repeat(150)}`, {}, "no_value"],
   ["manager of Ana", {}, null],
+  // A region named by an event is no deployment; tabs without a code-style context are no indentation.
+  ["Northwind had an outage in us-east-1.", {}, null],
+  ["Sam closed all his browser tabs.", {}, null],
+  // "back from" a place is no leave ending.
+  ["Tom is back from Tokyo.", {}, null],
 ];
 
 test.each(negatives)("%j %o makes no claim (refused by %p)", (text, extra, refusedBy) => {
@@ -123,6 +168,35 @@ describe("relateClaims: what a newer claim does to a live older one with the sam
     ["We decided to use Redis for the job queue", "We decided to release on Tuesdays", "different claims"],
     ["Maya prefers dark mode in the app.", "Maya prefers email to phone calls.", "different claims"],
     ["Tom lives in Berlin", "Maya lives in Berlin", "different claims"],
+    ["Mateo's address changed to 48 Oak Avenue.", "Mateo's home address is 12 Elm Street.", "supersede"],
+    ["Oceanic Air's ACV increased to $110k.", "Oceanic Air's annual contract value is $85k.", "supersede"],
+    ["Cyberdyne moved to premium support.", "Cyberdyne's support tier is standard.", "supersede"],
+    ["Northwind was migrated to the US-East region.", "Northwind's data region is EU-West.", "supersede"],
+    ["The billing service was upgraded to Node 20.", "The billing service runs on Node 18.", "supersede"],
+    // A role-naming modifier is a second slot: the billing contact is not the contact.
+    ["Brightline's contact is Dana.", "Brightline's billing contact is finance@brightline.co.", "different claims"],
+    ["The search service is in eu-west-1 now.", "The search service is deployed in us-east-1.", "supersede"],
+    ["The search service was moved to eu-west-1.", "The billing service is deployed in us-east-1.", "different claims"],
+    ["The billing service runs on Python 3.12.", "The billing service runs on Node 18.", "different claims"],
+    ["Hank Scorpio stepped down as Globex CEO.", "Globex's CEO is Hank Scorpio.", "supersede"],
+    ["Ana Ruiz stepped down as Globex CEO.", "Globex's CEO is Hank Scorpio.", "coexist"],
+    ["Iris is back from parental leave.", "Iris is on parental leave.", "supersede"],
+    ["Iris is back from vacation.", "Iris is on parental leave.", "coexist"],
+    ["Acme Corp left the Insights beta.", "Acme Corp is a beta tester for Insights.", "supersede"],
+    ["Acme Corp left the Reports beta.", "Acme Corp is a beta tester for Insights.", "different claims"],
+    ["Work on the analytics dashboard has resumed.", "The analytics dashboard is on hold.", "supersede"],
+    ["Vandelay Industries' contract term is now 24 months.", "Vandelay Industries is on a 12-month contract.", "supersede"],
+    ["Vandelay Industries' contract length is 12 months.", "Vandelay Industries is on a 12-month contract.", "duplicate"],
+    ["Helen now works 10 to 6.", "Helen's working hours are 9 to 5.", "supersede"],
+    ["The team pushed the API v1 deprecation to September 1.", "The team decided to deprecate API v1 on June 1.", "supersede"],
+    ["The team decided to deprecate the legacy SDK on August 1.", "The team decided to deprecate API v1 on June 1.", "different claims"],
+    ["We decided to host on GCP instead.", "We're going with AWS for hosting.", "supersede"],
+    ["We decided to use Cloudflare for DNS.", "We decided to host on AWS.", "different claims"],
+    // A trip taken is history, not a leave that a return ends.
+    ["Iris is back from parental leave.", "Iris went on parental leave.", "different claims"],
+    // A possessive part that is not the class's attribute: the sentence is about someone else.
+    ["Sam's son uses Linux.", "Sam uses Windows.", "different claims"],
+    ["The billing service's CI runs on Node 20.", "The billing service runs on Node 18.", "different claims"],
   ] as const)("%j after %j: %s", (newer, older, expected) => {
     expect(relate(newer, older)).toBe(expected);
   });

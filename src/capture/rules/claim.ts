@@ -1,4 +1,5 @@
 import type { Rule } from "./rule";
+import { SUBJECT_VERB_SOURCE } from "./words";
 
 /**
  * The claim model's tables. A claim is one statement about one subject that a later statement can
@@ -45,8 +46,11 @@ const WORD = "[\\p{L}\\p{N}][\\p{L}\\p{N}\\p{M}&.-]{0,39}";
  * a possessive part ("Hooli's contract"), which claim.ts moves into the attribute ("contract end date").
  */
 const SUBJECT = `(?<subject>(?:[Tt]he |[Oo]ur |[Mm]y )?${WORD}(?: ${WORD}){0,3}?(?:'s? ${WORD}(?: ${WORD})?)?)`;
-/** One to three attribute words, lazily, so "manager is Tom is" splits at the first "is". */
-const ATTR = "(?<attr>\\p{L}[\\p{L}-]{0,29}(?: \\p{L}[\\p{L}-]{0,29}){0,2}?)";
+/**
+ * One to three attribute words, lazily, so "manager is Tom is" splits at the first "is", and an
+ * "of" tail ("main point of contact").
+ */
+const ATTR = "(?<attr>\\p{L}[\\p{L}-]{0,29}(?: \\p{L}[\\p{L}-]{0,29}){0,2}?(?: of \\p{L}[\\p{L}-]{0,29})?)";
 /** "is", "are", "was", "were", "=", ":" between attribute and value. */
 const COPULA = "(?: (?:is|are|was|were)(?: now| currently| still| actually)?| ?[:=]) ";
 /** "is" / "'s" / "are" after a subject ("Acme is", "Acme's", "we're"). */
@@ -88,24 +92,48 @@ export const SCHEDULE = new RegExp(
 /** A count or an amount: "50", "1,200", "$40k", "€3.5 million", "two". */
 export const NUMBER = /^(?:about |around |roughly |over |under )?[$€£¥]?(?:\d[\d,.]*(?: ?(?:k|m|bn|million|billion|thousand|hundred))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)(?: ?(?:usd|eur|gbp|dollars|euros|pounds|%|percent))?(?:\/(?:mo|month|year|yr|seat|user))?(?: (?:a|per) (?:month|year|seat|user))?$/iu;
 
+/** A person's name, capitalised words: "Hank Scorpio". */
+const PERSON = "\\p{Lu}[\\p{L}.'-]{0,30}(?: \\p{Lu}[\\p{L}.'-]{0,30}){0,3}";
+/** Leaving a role. */
+const STEPPED_DOWN = "(?:has )?(?:stepped down|resigned|retired|stepped aside)";
+/** A role held at an organisation: "CEO", "head of sales", "tech lead". */
+const ROLE = `(?:CEO|CTO|CFO|COO|CMO|CIO|CISO|CPO|CRO|VP|SVP|EVP|(?:\\p{Ll}[\\p{L}-]{0,20} ){0,2}${TITLE_HEAD})`;
+/** Kinds of leave: one at a time. */
+const LEAVE = "(?:[\\p{Ll}-]{2,20} ){0,2}(?:leave|sabbatical|vacation|holiday|furlough)";
+/** "the", "a" or a possessive before a value: "on her parental leave". */
+const ARTICLE_OR_OWN = "(?:a |an |the |his |her |their |my )?";
+/** A length of time: "12-month", "two years" (claim.ts writes both as "12 months"). Groups: count, unit. */
+const DURATION_WORDS = "(?<count>\\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ](?<unit>day|week|month|year)s?";
+export const DURATION = new RegExp(`^${DURATION_WORDS}$`, "u");
+/** A range of hours: "9 to 5", "10am-6pm", "8:30 until 4:30". */
+const HOUR = "\\d{1,2}(?::\\d{2})?(?: ?[ap]\\.?m\\.?)?";
+const HOURS = `${HOUR} ?(?:to|-|–|until|till) ?${HOUR}`;
 const LIVES = "(?:lives?|is living|living|resides?|works remotely|is working remotely|works remotely|is based|'s based|are based|based|is located|'s located|is headquartered|'s headquartered|are headquartered|headquartered)";
 const MOVED = "(?:(?:has |have )?(?:moved|relocated))";
 const DATE_ATTR =
   "(?<attr>launch|release|go-live|kickoff|kick-off|deadline|due date|delivery|delivery date|renewal|renewal date|launch date|release date|ship date|start date|end date|cutover|cutover date|go-live date|target date|demo|demo date)";
 const SHIFTED =
   "(?:is |was |has been |got |just )?(?:moved|pushed|pushed back|pushed out|delayed|rescheduled|postponed|slipped|set|scheduled|planned|brought forward|moved up|changed|shifted|extended|confirmed) (?:back )?(?:to|for|until|till) ";
+/** Verbs of a value changing: "changed", "was raised", "slipped". */
+const SHIFT_VERB =
+  "(?:changed|moved|switched|went up|went down|rose|fell|dropped|increased|decreased|grew|shrank|slipped|raised|lowered|bumped(?: up)?|cut|pushed(?: back| out)?|extended|renamed|updated|reduced|upgraded|downgraded|set|migrated|rescheduled|postponed|delayed|shifted|brought forward|moved up|expanded|jumped|climbed|doubled|halved|revised|adjusted|reassigned|transferred|handed over|went)";
 /** A value changing: "changed to", "was raised to", "slipped to", "moved to". */
-const SHIFT =
-  "(?:has |have |was |were |has been |have been |got |just |is being )?(?:changed|moved|switched|went up|went down|rose|fell|dropped|increased|decreased|grew|shrank|slipped|raised|lowered|bumped(?: up)?|cut|pushed(?: back| out)?|extended|renamed|updated|reduced|upgraded|downgraded|set|migrated|rescheduled|postponed|delayed|shifted|brought forward|moved up|expanded|jumped|climbed|doubled|halved|revised|adjusted|reassigned|transferred|handed over|went) (?:back )?(?:to|until|till|into) ";
+const SHIFT = `(?:has |have |was |were |has been |have been |got |just |is being )?${SHIFT_VERB} (?:back )?(?:to|until|till|into) `;
+/** Events a thing has one date for: "the API v1 deprecation", "the Atlas launch". */
+const EVENT_NOUN = "deprecation|sunset|launch|release|migration|go-live|kickoff|code freeze|feature freeze";
 const MONEY_ATTR = "(?<attr>budget|price|cost|salary|rate|fee|valuation|revenue|arr|mrr|pricing|contract value)";
 const MONEY_SHIFT =
   "(?:was |has been |got |just )?(?:raised|increased|cut|reduced|lowered|dropped|bumped|changed|set|adjusted|revised|went up|went down|rose|fell|grew|doubled|updated|bumped up) (?:to|at) ";
 
 /**
  * A possessive rule whose "value" starts with one of these is really another rule's sentence:
- * "Contoso's invoice is due on the 1st" is a due date, not the invoice's value.
+ * "Contoso's invoice is due on the 1st" is a due date, not the invoice's value, and "Blue Sun's
+ * rate limit was raised to 5,000" is the shifted rate limit, not the value "raised to 5,000".
  */
-export const NOT_VALUE_START = /^(?:due|scheduled|set|expected|planned|slated|based|located|headquartered|owned|managed|led|run|maintained|married|engaged|on (?:the |a |an )?[\p{L}\d+ -]{1,40} (?:plan|tier)$)/iu;
+export const NOT_VALUE_START = new RegExp(
+  `^(?:due|scheduled|set|expected|planned|slated|based|located|headquartered|owned|managed|led|run|maintained|married|engaged|on (?:the |a |an )?[\\p{L}\\d+ -]{1,40} (?:plan|tier)$|${SHIFT_VERB} (?:back )?(?:to|until|till|into) )`,
+  "iu",
+);
 
 /** Statement rules, in precedence order. */
 export const CLAIM_RULES: readonly ClaimRule[] = [
@@ -120,7 +148,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "compound_attribute",
     cardinality: "one",
     pattern: new RegExp(
-      `^(?:[Tt]he )?${SUBJECT} (?<attr>launch date|release date|due date|deadline|budget|owner|status|price|renewal date|start date|end date|go-live date|target date|plan|headcount|seat count|time zone|timezone|lead|manager|version|stage|priority|tier|kickoff date|ship date|length|duration|cadence|frequency|capacity|limit|size|region|url|domain|runtime|database|host|provider|vendor)${COPULA}${VALUE}$`,
+      `^(?:[Tt]he )?${SUBJECT} (?<attr>launch date|release date|due date|deadline|budget|owner|status|price|renewal date|start date|end date|go-live date|target date|plan|headcount|seat count|time zone|timezone|lead|manager|version|stage|priority|tier|kickoff date|ship date|length|duration|cadence|frequency|capacity|limit|size|region|url|domain|runtime|database|host|provider|vendor|code freeze|feature freeze)${COPULA}${VALUE}$`,
       "u",
     ),
   },
@@ -133,6 +161,14 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     attribute: "schedule",
     value: "schedule",
     pattern: new RegExp(`^(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ${NOW}(?:moved|rescheduled|shifted|changed|pushed|switched) (?:the |our )${SUBJECT} (?:back )?to (?<value>.{1,60})$`, "u"),
+  },
+  // "The team pushed the API v1 deprecation to September 1": the event's date, as a decision to
+  // "deprecate API v1 on June 1" keys it.
+  {
+    name: "moved_event",
+    cardinality: "one",
+    value: "date",
+    pattern: new RegExp(`^(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ${NOW}(?:moved|rescheduled|shifted|changed|pushed|postponed|delayed|brought forward|moved up)(?: back)? (?:the |our )${SUBJECT} (?<attr>${EVENT_NOUN}) (?:back )?(?:to|until) (?<value>.{1,60})$`, "u"),
   },
   // Counts: "Acme has 50 seats", "Globex employs 200 people".
   {
@@ -151,7 +187,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "changed_own_attribute",
     cardinality: "one",
     pattern: new RegExp(
-      `^${SUBJECT} ${NOW}(?:has |have )?(?:changed|moved|switched|updated|renamed|raised|lowered|cut|increased|reduced|upgraded|downgraded|migrated|bumped|extended|pushed|set|reset|dropped|grew|expanded|shrank|doubled|halved) (?:(?:his|her|their|its|the) )?${ATTR} (?:from .{1,40}? )?to ${VALUE}$`,
+      `^${SUBJECT} ${NOW}(?:has |have )?(?:changed|moved|switched|updated|renamed|raised|lowered|cut|increased|reduced|upgraded|downgraded|migrated|bumped|extended|pushed|set|reset|dropped|grew|expanded|shrank|doubled|halved) (?:(?:his|her|their|its|our|my|the) )?${ATTR} (?:from .{1,40}? )?to ${VALUE}$`,
       "u",
     ),
   },
@@ -178,7 +214,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     pattern: new RegExp(`^${SUBJECT}(?:${IS} ${NOW}(?:on|in|part of)| ${NOW}(?:moved|switched|transferred|was moved|was transferred|joined|rotated) (?:to|onto|into)?) the (?<value>[\\p{L}\\d& -]{1,40}?) (?:team|squad|group|pod|department|org)$`, "u"),
   },
   // "The mobile app is on version 2.4", "The rollout is at 50%".
-  { name: "version", cardinality: "one", attribute: "version", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}on (?:version |v)(?<value>[\\w.-]{1,20})$`, "u") },
+  { name: "version", cardinality: "one", attribute: "version", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}on (?:version |v(?=\\d))(?<value>[\\w.-]{1,20})$`, "u") },
   { name: "level", cardinality: "one", attribute: "level", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}at ${VALUE}$`, "u") },
   // A dated thing: "The milestone review is on the 5th", "Sprint 14 was pushed to April 15".
   { name: "dated_thing", cardinality: "one", attribute: "date", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:on|scheduled for|set for|planned for|slated for) ${VALUE}$`, "u") },
@@ -287,6 +323,27 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     value: "title",
     pattern: new RegExp(`^${SUBJECT} ${NOW}(?:was |has been |got |just got )?(?:promoted to|named|appointed|became|becomes|works as|is working as|now works as|stepped up as|took over as|was hired as|joined as)(?: the| a| an)? ${VALUE}$`, "u"),
   },
+  // "Hank Scorpio stepped down as Globex CEO": Globex's CEO is no longer Hank Scorpio.
+  {
+    name: "stepped_down",
+    cardinality: "one",
+    value: "proper",
+    negates: true,
+    pattern: new RegExp(`^(?<value>${PERSON}) ${STEPPED_DOWN} as (?:the )?${SUBJECT}(?:'s?)? (?<attr>${ROLE})$`, "u"),
+  },
+  { name: "stepped_down_of", cardinality: "one", value: "proper", negates: true, pattern: new RegExp(`^(?<value>${PERSON}) ${STEPPED_DOWN} as (?:the )?(?<attr>${ROLE}) (?:of|at) ${SUBJECT}$`, "u") },
+  // "Iris is on parental leave" (not "went on": a trip taken is history); "Iris is back from
+  // parental leave" is its negation (NEGATION_FOLDS).
+  { name: "on_leave", cardinality: "one", attribute: "leave", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}on ${ARTICLE_OR_OWN}(?<value>${LEAVE})$`, "u") },
+  // "Vandelay Industries is on a 12-month contract": the contract term, as "contract term is 24 months" says.
+  {
+    name: "contract_term",
+    cardinality: "one",
+    attribute: "contract term",
+    pattern: new RegExp(`^${SUBJECT}(?:${IS} ${NOW}on| ${NOW}(?:signed|renewed for|is signed for)) (?:a |an )(?<value>${DURATION_WORDS}) (?:contract|term|agreement|commitment|deal)$`, "u"),
+  },
+  // "Helen works 10 to 6": her working hours.
+  { name: "working_hours", cardinality: "one", attribute: "working hours", pattern: new RegExp(`^${SUBJECT} ${NOW}works? (?:from )?(?<value>${HOURS})$`, "u") },
   // A job title: "Maya is the CFO of Acme", "Tom was promoted to senior engineer".
   { name: "title", cardinality: "one", attribute: "role", value: "title", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}(?:the |a |an |our )?${VALUE}$`, "u") },
   // A status: "Atlas is in beta", "Acme's account is on hold".
@@ -346,24 +403,77 @@ export const RELATIONS: readonly Relation[] = [
  * Values that exclude each other: a subject holds one of each class at a time, so "Tess switched
  * to dark mode" replaces "Tess uses light mode" though neither names the attribute. A fact claims
  * a class only when it names exactly one of its values (as whole words) and no rule above made a
- * claim. General knowledge, not sentences: add a class when its values truly exclude each other.
+ * claim; an attribute claim on one of the class's attributes ("Cyberdyne's support tier is
+ * standard") is keyed by the class too. General knowledge, not sentences: add a class when its
+ * values truly exclude each other.
  */
 export interface ValueClass {
   readonly name: string;
   /** Canonical value -> the words that name it. */
-  readonly values: Readonly<Record<string, readonly string[]>>;
+  readonly values?: Readonly<Record<string, readonly string[]>>;
+  /** For open sets (version numbers, region codes): a pattern whose `value` group is the value (each match counts). */
+  readonly pattern?: RegExp;
+  /** Attributes that hold this class's value: "Aiden's OS is Windows" claims what "Aiden uses Windows" does. */
+  readonly attributes?: readonly string[];
+  /** What the sentence must also say, when the values alone are common words ("tabs") or mere mentions ("an outage in us-east-1"). */
+  readonly context?: RegExp;
 }
 
+/** Verbs that put a service on a runtime or in a region: "runs on Node 18", "was moved to eu-west-1". */
+const RUNS_ON = /\b(?:runs?|running|ran|is on|are on|was on|upgraded|downgraded|migrated|moved|switched|uses|using|built on|pinned|deployed|hosted|targets)\b/iu;
+/** A runtime's version: "Node 18", "Node.js 20.11", "Python 3.12". Group: value. */
+const version = (names: string, number: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}-])(?:${names}) ?v?(?<value>${number})(?![\\p{L}\\p{N}]|\\.\\d)`, "iu");
+
 export const VALUE_CLASSES: readonly ValueClass[] = [
-  { name: "operating system", values: { windows: ["windows"], macos: ["macos", "mac os", "os x"], linux: ["linux", "ubuntu", "fedora", "debian"], chromeos: ["chromeos", "chrome os"] } },
-  { name: "color scheme", values: { light: ["light mode", "light theme"], dark: ["dark mode", "dark theme"] } },
-  { name: "billing cycle", values: { monthly: ["billed monthly", "monthly billing"], annual: ["billed annually", "billed yearly", "annual billing", "yearly billing"], quarterly: ["billed quarterly", "quarterly billing"] } },
-  { name: "employment type", values: { "part-time": ["part-time", "part time"], "full-time": ["full-time", "full time"], freelance: ["freelance", "freelancer"] } },
-  { name: "relationship status", values: { single: ["single"], married: ["married"], engaged: ["engaged"], divorced: ["divorced"], widowed: ["widowed"] } },
-  { name: "seat preference", values: { window: ["window seat", "window seats"], aisle: ["aisle seat", "aisle seats"], middle: ["middle seat", "middle seats"] } },
-  { name: "diet", values: { vegetarian: ["vegetarian"], vegan: ["vegan"], pescatarian: ["pescatarian"], omnivore: ["omnivore"] } },
-  { name: "work arrangement", values: { remote: ["fully remote", "works remotely", "remote worker"], hybrid: ["hybrid"], "on-site": ["on-site", "onsite", "in the office full-time"] } },
+  { name: "operating system", attributes: ["os", "operating system", "laptop", "computer", "machine"], values: { windows: ["windows"], macos: ["macos", "mac os", "os x"], linux: ["linux", "ubuntu", "fedora", "debian"], chromeos: ["chromeos", "chrome os"] } },
+  { name: "color scheme", attributes: ["theme", "color scheme"], values: { light: ["light mode", "light theme"], dark: ["dark mode", "dark theme"] } },
+  { name: "billing cycle", attributes: ["billing cycle", "billing frequency"], values: { monthly: ["billed monthly", "monthly billing"], annual: ["billed annually", "billed yearly", "annual billing", "yearly billing"], quarterly: ["billed quarterly", "quarterly billing"] } },
+  { name: "employment type", attributes: ["employment type", "employment status"], values: { "part-time": ["part-time", "part time"], "full-time": ["full-time", "full time"], freelance: ["freelance", "freelancer"] } },
+  { name: "relationship status", attributes: ["relationship status", "marital status"], values: { single: ["single"], married: ["married"], engaged: ["engaged"], divorced: ["divorced"], widowed: ["widowed"] } },
+  { name: "seat preference", attributes: ["seat preference", "preferred seat"], values: { window: ["window seat", "window seats"], aisle: ["aisle seat", "aisle seats"], middle: ["middle seat", "middle seats"] } },
+  { name: "diet", attributes: ["diet"], values: { vegetarian: ["vegetarian"], vegan: ["vegan"], pescatarian: ["pescatarian"], omnivore: ["omnivore"] } },
+  { name: "work arrangement", attributes: ["work arrangement"], values: { remote: ["fully remote", "works remotely", "remote worker"], hybrid: ["hybrid"], "on-site": ["on-site", "onsite", "in the office full-time"] } },
+  // A customer has one support tier, whether said as "support tier is standard" or "moved to premium support".
+  {
+    name: "support tier",
+    attributes: ["support tier", "support plan", "support level", "support package"],
+    values: { basic: ["basic support"], standard: ["standard support"], premium: ["premium support"], enterprise: ["enterprise support"], priority: ["priority support"], gold: ["gold support"], platinum: ["platinum support"] },
+  },
+  // Indentation is tabs or spaces; the words alone ("browser tabs") need the code-style context.
+  {
+    name: "indentation",
+    attributes: ["code style", "coding style", "indentation", "indent style", "indentation style"],
+    values: { tabs: ["tabs"], spaces: ["spaces"] },
+    context: /\b(?:indent(?:ation|ed|s)?|code style|coding style|style guide|formatting)\b/iu,
+  },
+  // A service is deployed in one cloud region: AWS and Azure-style "us-east-1", "EU-West", GCP's "europe-west1".
+  {
+    name: "region",
+    attributes: ["region"],
+    pattern: /(?<![\p{L}\p{N}-])(?<value>(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)(?:-\d)?|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)\d)(?![\p{L}\p{N}-])/iu,
+    context: new RegExp(`${RUNS_ON.source}|\\b(?:is|are) (?:now )?in\\b|\\bregion\\b`, "iu"),
+  },
+  // One version of each runtime at a time: "runs on Node 18" -> "was upgraded to Node 20".
+  { name: "node version", attributes: ["node version", "node.js version", "runtime"], pattern: version("node\\.?js|node", "\\d{1,2}(?:\\.\\d{1,3}){0,2}"), context: RUNS_ON },
+  { name: "python version", attributes: ["python version", "runtime"], pattern: version("python", "[23](?:\\.\\d{1,3}){0,2}"), context: RUNS_ON },
+  { name: "java version", attributes: ["java version", "jdk version", "runtime"], pattern: version("java|jdk|openjdk", "\\d{1,2}"), context: RUNS_ON },
+  { name: "ruby version", attributes: ["ruby version", "runtime"], pattern: version("ruby", "\\d(?:\\.\\d{1,3}){1,2}"), context: RUNS_ON },
+  { name: "php version", attributes: ["php version", "runtime"], pattern: version("php", "\\d(?:\\.\\d{1,3}){0,2}"), context: RUNS_ON },
+  { name: "go version", attributes: ["go version", "runtime"], pattern: version("go|golang", "1\\.\\d{1,2}(?:\\.\\d{1,3})?"), context: RUNS_ON },
+  { name: "postgres version", attributes: ["postgres version", "postgresql version"], pattern: version("postgres|postgresql", "\\d{1,2}(?:\\.\\d{1,3})?"), context: RUNS_ON },
 ];
+
+/**
+ * The sentence shapes a value class is read from: a subject (the words up to its verb, so "The
+ * billing service runs on ..." is about the billing service) and the rest. A possessive part
+ * ("Tom's son is vegan", "Our code style uses tabs") must be one of the class's attributes, or the
+ * sentence is about someone or something else. Groups: subject, part, rest.
+ */
+const CLASS_SUBJECT = `(?<subject>(?:[Tt]he )?${WORD}(?: ${WORD}){0,3}?)`;
+/** A verb after a possessive part, plural parts' base forms included ("Sam's kids use Windows"). */
+const PART_VERB = `(?:${SUBJECT_VERB_SOURCE}|(?:use|run|eat|work|live|need|prefer|switch|move)(?![\\p{L}]))`;
+export const VALUE_CLASS_POSSESSIVE = new RegExp(`^(?:${CLASS_SUBJECT}'s?|(?<subject2>[Oo]ur|[Mm]y)) (?<part>${WORD}(?: ${WORD})?) (?<rest>${PART_VERB}.{0,200})$`, "u");
+export const VALUE_CLASS_SENTENCE = new RegExp(`^${CLASS_SUBJECT}(?:'s |'re |'m | (?=${SUBJECT_VERB_SOURCE}))(?<rest>.{1,200})$`, "u");
 
 /**
  * Negations folded into a positive statement plus a "negated" flag, so one set of rules reads
@@ -383,7 +493,30 @@ export const NEGATION_FOLDS: readonly NegationFold[] = [
   { name: "does_not", pattern: /\b(?:doesn't|does not|don't|do not|didn't|did not|never) /iu, replacement: "" },
   // "Otto left the design guild": no longer a member of it (a named employer is left_employer's).
   { name: "left_group", pattern: /^(\S.{0,60}?) (?:has )?(?:left|quit) the /u, replacement: "$1 is a member of the " },
+  // "Iris is back from parental leave": no longer on it.
+  { name: "back_from", pattern: /(\bis|\bare|\bam|'s|'re|'m) (?:now |finally |just )?back from (?:(?:a|an|the|his|her|their|my) )?(?=(?:[\p{Ll}-]{2,20} ){0,2}(?:leave|sabbatical|vacation|holiday|furlough)$)/iu, replacement: "$1 on " },
+  { name: "returned_from", pattern: /\b(?:has |have )?returned from (?:(?:a|an|the|his|her|their|my) )?(?=(?:[\p{Ll}-]{2,20} ){0,2}(?:leave|sabbatical|vacation|holiday|furlough)$)/iu, replacement: "is on " },
   { name: "stopped", pattern: /\b(?:has |have |recently |just )?(?:stopped|quit|gave up|given up|ceased) (?=\p{L}{2,30}ing\b)/iu, replacement: "" },
+];
+/**
+ * Phrasings rewritten into one a rule reads, keeping what they claim, so the statement and its end
+ * meet on one claim: "Acme is a beta tester for Insights" is membership of the Insights beta, which
+ * "Acme left the Insights beta" ends. Applied once, before negation folding; first match wins.
+ * The shape of a negation fold, without the negation.
+ */
+export const REPHRASINGS: readonly NegationFold[] = [
+  {
+    name: "beta_participant",
+    pattern: /^(.{1,60}?) (is|are|was) (?:a |an )?(beta|alpha|pilot|early access) (?:tester|user|customer|participant|partner)s? (?:for|of|in|on) (?:the )?(.{1,60})$/u,
+    replacement: "$1 $2 a member of the $4 $3",
+  },
+  { name: "joined_beta", pattern: /^(.{1,60}?) (?:has |have )?joined the (.{1,60}? (?:beta|alpha|pilot|early access program))$/u, replacement: "$1 is a member of the $2" },
+  // "Work on the dashboard has resumed" is the dashboard's status.
+  {
+    name: "work_on",
+    pattern: /^(?:[Ww]ork|[Dd]evelopment|[Pp]rogress) on (?:the )?(.{1,60}?) ((?:has |have )?(?:resumed|stalled)|(?:is|was|has been) (?:on hold|paused|blocked|stalled|frozen|on track|at risk|behind schedule|delayed))$/u,
+    replacement: "The $1 $2",
+  },
 ];
 /** Words at the end of a statement that only stress that it is current: "Pablo is 28 now". */
 export const CURRENT_TAIL = /(?:,? (?:now|instead|after all|these days|currently|at the moment|as of today|as of now|going forward|from now on|again|last (?:week|month|year|quarter)|this (?:week|month|year|quarter)|yesterday|today|recently))+$/iu;
@@ -435,6 +568,8 @@ export const CLAIM_BLOCKERS: readonly Rule[] = [
   { name: "negation", pattern: /\b(?:not|never|no|nobody|no one|neither|nor|none|without)\b|n't\b/i },
   // "Priya's manager is Tom?", "Is Priya's manager Tom".
   { name: "question", pattern: /\?|^(?:who|what|where|when|why|how|is|are|was|were|do|does|did|can|could|should|would|will)\b/i },
+  // "The search service also runs in eu-west-1": a second value beside the first, not a new one.
+  { name: "addition", pattern: /\b(?:also|as well)\b|\btoo\W{0,3}$/iu },
   // "Priya's manager is probably Tom": a guess must not replace a stated fact.
   {
     name: "hedge",
@@ -466,7 +601,7 @@ export const MANY_VALUED_ATTRIBUTES: ReadonlySet<string> = new Set([
 export const SINGULAR_S: ReadonlySet<string> = new Set([
   "status", "address", "boss", "class", "business", "campus", "alias", "basis", "process", "access", "progress", "news",
   "headquarters", "series", "analysis", "bonus", "focus", "thesis", "virus", "census", "radius", "canvas", "atlas", "os",
-  "arr", "mrr", "bus", "gas", "plus", "less", "address is", "ts",
+  "arr", "mrr", "bus", "gas", "plus", "less", "address is", "ts", "hours",
 ]);
 
 /** Synonyms folded to one attribute so "boss" and "manager" claims supersede each other. */
@@ -502,6 +637,26 @@ export const ATTRIBUTE_ALIASES: readonly AttributeAlias[] = [
   { name: "time_zone_synonym", pattern: /^(?:timezone|time zone|tz)$/u, canonical: "time zone" },
   { name: "owner_synonym", pattern: /^(?:owner|product owner|maintainer)$/u, canonical: "owner" },
   { name: "lead_synonym", pattern: /^(?:lead|project lead|tech lead|team lead|leader)$/u, canonical: "lead" },
+  // A person's address is where they live; the modifier names no second address.
+  { name: "address_synonym", pattern: /^(?:home address|street address|residential address)$/u, canonical: "address" },
+  // An account or service has one API rate limit.
+  { name: "rate_limit_synonym", pattern: /^(?:api rate limit|rate limit)$/u, canonical: "rate limit" },
+  // A team's channel is its Slack channel (other tools' channels stay apart: a project may have both).
+  { name: "channel_synonym", pattern: /^(?:slack channel|channel)$/u, canonical: "channel" },
+  // Where data or a service is hosted: "data region", "AWS region".
+  { name: "region_synonym", pattern: /^(?:data region|hosting region|cloud region|aws region|deployment region|region)$/u, canonical: "region" },
+  // ACV is the annual contract value.
+  { name: "contract_value_synonym", pattern: /^(?:acv|annual contract value|contract value)$/u, canonical: "contract value" },
+  // The person to talk to at a company ("main" is dropped before aliases).
+  { name: "contact_synonym", pattern: /^(?:point of contact|contact person|poc|contact)$/u, canonical: "contact" },
+  // What a customer pays each month is its price, as in "Vantage pays $2,000 a month".
+  { name: "monthly_price_synonym", pattern: /^(?:monthly bill|monthly fee|monthly payment|monthly cost|monthly price|monthly spend)$/u, canonical: "price" },
+  // How long a contract runs.
+  { name: "contract_term_synonym", pattern: /^(?:contract term|contract length|contract duration|term length)$/u, canonical: "contract term" },
+  // Dates of events, as "the API v1 deprecation" and "deprecate API v1 on June 1" name them.
+  { name: "deprecation_date_synonym", pattern: /^(?:deprecation|deprecation date|sunset|sunset date)$/u, canonical: "deprecation date" },
+  { name: "migration_date_synonym", pattern: /^(?:migration|migration date)$/u, canonical: "migration date" },
+  { name: "working_hours_synonym", pattern: /^(?:working hours|work hours|working time)$/u, canonical: "working hours" },
 ];
 
 /** The longest value a claim may have: longer "values" are prose, not one attribute's value. */

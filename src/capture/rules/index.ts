@@ -1,4 +1,4 @@
-import { ATTRIBUTE_ALIASES, CLAIM_BLOCKERS, CLAIM_RULES, VALUE_END } from "./claim";
+import { ATTRIBUTE_ALIASES, CLAIM_BLOCKERS, CLAIM_RULES, NEGATION_FOLDS, REPHRASINGS, VALUE_CLASS_POSSESSIVE, VALUE_CLASS_SENTENCE, VALUE_CLASSES, VALUE_END } from "./claim";
 import { KIND_RULES } from "./kind";
 import type { Rule } from "./rule";
 import { SENSITIVE_RULES } from "./sensitive";
@@ -23,7 +23,15 @@ export function allPatterns(): { name: string; pattern: RegExp }[] {
     { name: "leading_filler", pattern: LEADING_FILLER },
     { name: "common_noun_ending", pattern: COMMON_NOUN_ENDING },
     { name: "value_end", pattern: VALUE_END },
+    { name: "value_class_possessive", pattern: VALUE_CLASS_POSSESSIVE },
+    { name: "value_class_sentence", pattern: VALUE_CLASS_SENTENCE },
+    ...NEGATION_FOLDS.map((fold) => ({ name: `negation_folds.${fold.name}`, pattern: fold.pattern })),
+    ...REPHRASINGS.map((rewrite) => ({ name: `rephrasings.${rewrite.name}`, pattern: rewrite.pattern })),
   ];
+  for (const cls of VALUE_CLASSES) {
+    if (cls.pattern) found.push({ name: `value_classes.${cls.name}`, pattern: cls.pattern });
+    if (cls.context) found.push({ name: `value_classes.${cls.name}.context`, pattern: cls.context });
+  }
   for (const [table, rules] of Object.entries(RULE_TABLES)) {
     for (const rule of rules) {
       found.push({ name: `${table}.${rule.name}`, pattern: rule.pattern });
