@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { createAnthropicProvider, MAX_MODEL_CALLS, type AnthropicProviderOptions } from "../../src/models/anthropic";
+import { createAnthropicProvider, type AnthropicProviderOptions } from "../../src/models/anthropic";
+import { MAX_MODEL_CALLS } from "../../src/models/tool-loop";
 import { ModelError, type GenerateRequest, type GenerateResult } from "../../src/models/types";
 import { createFakeAnthropic, type FakeAnthropic } from "../helpers/fake-anthropic";
 
