@@ -7,6 +7,7 @@ import unloggedRateLimits from "./005_unlogged_rate_limits.sql" with { type: "te
 import workspaceAgents from "./006_workspace_agents.sql" with { type: "text" };
 import adminTokens from "./007_admin_tokens.sql" with { type: "text" };
 import adminSessions from "./008_admin_sessions.sql" with { type: "text" };
+import openaiProvider from "./010_openai_provider.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: "workspace_agents", sql: workspaceAgents },
   { version: 7, name: "admin_tokens", sql: adminTokens },
   { version: 8, name: "admin_sessions", sql: adminSessions },
+  { version: 10, name: "openai_provider", sql: openaiProvider },
 ];
