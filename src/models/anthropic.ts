@@ -28,7 +28,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages";
-import { apiFailure, brokenStream, codeForStatus, modelError, type ApiCode } from "./failures";
+import { apiFailure, brokenStream, codeForStatus, modelError, stalledStream, type ApiCode } from "./failures";
 import {
   abortReason,
   DEFAULT_MAX_RETRIES,
@@ -39,7 +39,7 @@ import {
   type ClientOptions,
   type ToolOutcome,
 } from "./tool-loop";
-import { ModelError, type GenerateRequest, type GenerateResult, type ModelProvider } from "./types";
+import type { GenerateRequest, GenerateResult, ModelProvider } from "./types";
 
 export interface AnthropicProviderOptions extends ClientOptions {
   apiKey: string;
@@ -140,9 +140,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     try {
       return await stream.finalMessage();
     } catch (error) {
-      if (guard.stalled && !request.signal.aborted) {
-        throw new ModelError("model_timeout", `The ${API} response stalled for more than ${timeoutMs} ms.`);
-      }
+      if (guard.stalled && !request.signal.aborted) throw stalledStream(API, timeoutMs);
       if (request.signal.aborted || error instanceof APIUserAbortError) throw abortReason(request.signal);
       throw modelError(classify(error), options.apiKey);
     } finally {

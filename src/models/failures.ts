@@ -48,6 +48,11 @@ export function brokenStream(api: string, error: unknown): { code: ApiCode; text
   return { code: "model_unavailable", text: `The response stream from the ${api} broke off before the answer was complete.` };
 }
 
+/** A response that went quiet for longer than the timeout. */
+export function stalledStream(api: string, timeoutMs: number): ModelError {
+  return new ModelError("model_timeout", `The ${api} response stalled for more than ${timeoutMs} ms.`);
+}
+
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

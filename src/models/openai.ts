@@ -19,7 +19,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import { countTokens } from "../memory/tokens";
-import { apiFailure, brokenStream, codeForStatus, modelError, type ApiCode } from "./failures";
+import { apiFailure, brokenStream, codeForStatus, modelError, stalledStream, type ApiCode } from "./failures";
 import {
   abortReason,
   DEFAULT_MAX_RETRIES,
@@ -30,7 +30,7 @@ import {
   type ClientOptions,
   type ToolCall,
 } from "./tool-loop";
-import { ModelError, type GenerateRequest, type GenerateResult, type ModelProvider, type Usage } from "./types";
+import type { GenerateRequest, GenerateResult, ModelProvider, Usage } from "./types";
 
 export interface OpenAIProviderOptions extends ClientOptions {
   /** Optional: local servers (Ollama, vLLM without --api-key, LM Studio) need none. */
@@ -173,13 +173,13 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
       }
     } catch (error) {
       if (request.signal.aborted || error instanceof APIUserAbortError) throw abortReason(request.signal);
-      throw modelError(classify(error, streaming), options.apiKey);
+      throw guard?.stalled ? stalledStream(API, timeoutMs) : modelError(classify(error, streaming), options.apiKey);
     } finally {
       guard?.clear();
     }
-    // The SDK ends the iteration quietly when the request is aborted: by the run, or by the guard.
+    // The SDK usually ends the iteration quietly when the request is aborted: by the run, or by the guard.
     if (request.signal.aborted) throw abortReason(request.signal);
-    if (guard?.stalled) throw new ModelError("model_timeout", `The ${API} response stalled for more than ${timeoutMs} ms.`);
+    if (guard?.stalled) throw stalledStream(API, timeoutMs);
     if (!finished) throw modelError(brokenStream(API, undefined), options.apiKey);
     return turn;
   }
