@@ -126,4 +126,26 @@ describeEachDb("providers per agent", (get) => {
       expect(local.at(-2)!.event).toBe("answer.completed");
     });
   });
+
+  test("shutdown cancels an openai model call mid-stream: the stream ends with shutting_down and the run goes back to the queue", async () => {
+    const openai = createFakeOpenAI();
+    const h = await answersHarness(get().db, { openaiUrl: openai.url });
+    try {
+      const key = await makeKey(get().db);
+      await agent(h, key, { slug: "slow", display_name: "Slow", provider: "openai", model: "m" });
+      openai.enqueue({ text: "one two three four five six", chunks: 6, delayMs: 1_000 });
+      const pending = ask(h, key, { input: "Take your time", agent_slug: "slow" });
+      for (let i = 0; i < 100 && openai.requests.length === 0; i++) await Bun.sleep(50);
+      const started = Date.now();
+      await h.engine.stop(200);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const events = parseSse((await pending).text);
+      expect(events.at(-2)).toMatchObject({ event: "answer.failed", data: { error: { code: "shutting_down" } } });
+      const [row] = await get().db.sql<{ status: string }>`SELECT status FROM answers WHERE id = ${events[0]!.data.answer_id}`;
+      expect(row?.status).toBe("queued");
+      expect((await findWorkspace(get().db, key.workspace)).credits).toBe(1000);
+    } finally {
+      await openai.stop();
+    }
+  });
 });
