@@ -17,6 +17,8 @@
  *   when a failure comes after the headers; `malformed` sends a line that is not JSON.
  */
 
+import { loopbackServer, sleep, split } from "./fake-server";
+
 export interface FakeToolCall {
   name: string;
   /** Sent as the arguments string: JSON.stringify of it, or the string itself when it is one. */
@@ -112,17 +114,6 @@ export interface FakeOpenAI {
 const encoder = new TextEncoder();
 let counter = 0;
 const nextId = (prefix: string): string => `${prefix}_fake${(counter += 1)}`;
-const sleep = (ms: number): Promise<void> => (ms > 0 ? Bun.sleep(ms) : Promise.resolve());
-
-/** Splits text into `count` pieces of whole code points (fewer if the text is shorter). */
-function split(text: string, count: number): string[] {
-  const chars = Array.from(text);
-  const size = Math.ceil(chars.length / Math.max(1, Math.min(count, chars.length)));
-  const pieces: string[] = [];
-  for (let i = 0; i < chars.length; i += size) pieces.push(chars.slice(i, i + size).join(""));
-  return pieces;
-}
-
 const DEFAULT_TYPES: Record<number, string> = { 400: "invalid_request_error", 401: "invalid_request_error", 429: "requests", 500: "server_error", 503: "server_error" };
 
 function errorResponse(error: FakeErrorResponse["error"]): Response {
@@ -224,23 +215,12 @@ export function createFakeOpenAI(defaultReply = "Hello from the fake model."): F
     });
   }
 
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    // Hanging requests are meant to outlive Bun's default idle timeout.
-    idleTimeout: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      const headers: Record<string, string> = {};
-      req.headers.forEach((value, key) => {
-        headers[key.toLowerCase()] = value;
-      });
-      const body = (await req.json().catch(() => ({}))) as RecordedChatRequest;
-      requests.push({ method: req.method, path: url.pathname, headers, body });
-      if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") return errorResponse({ status: 404, message: `fake: no route ${url.pathname}` });
-      if (body.stream !== true) return errorResponse({ status: 400, message: "fake: only stream: true is supported" });
-      return respond(req, body, queue.shift() ?? { text: defaultReply });
-    },
+  const server = loopbackServer(async (req, path, headers) => {
+    const body = (await req.json().catch(() => ({}))) as RecordedChatRequest;
+    requests.push({ method: req.method, path, headers, body });
+    if (req.method !== "POST" || path !== "/v1/chat/completions") return errorResponse({ status: 404, message: `fake: no route ${path}` });
+    if (body.stream !== true) return errorResponse({ status: 400, message: "fake: only stream: true is supported" });
+    return respond(req, body, queue.shift() ?? { text: defaultReply });
   });
 
   return {
