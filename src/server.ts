@@ -113,6 +113,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   }
   const adminToken = await ensureAdminToken(db, config);
   if (adminToken) print(`Admin token for the settings app and /v1/admin (shown once, store it now): ${adminToken}`);
+  print(engine.models.describe());
   await engine.start(true);
   log.info("listening", { url, database: db.kind });
 

@@ -21,6 +21,12 @@ describe("loadConfig", () => {
     expect(config.deployment).toBe("live");
   });
 
+  test("the openai provider's settings: key (secret), base URL and a default model", () => {
+    expect(loadConfig({}, {})).toMatchObject({ openaiModel: "gpt-4.1-mini" });
+    const config = loadConfig({}, { OPENAI_API_KEY: "sk-x", OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", OPENAI_MODEL: "llama3.1" });
+    expect(config).toMatchObject({ openaiApiKey: "sk-x", openaiBaseUrl: "http://127.0.0.1:11434/v1", openaiModel: "llama3.1" });
+  });
+
   test("an empty env value counts as unset", () => {
     expect(loadConfig({}, { PORT: "" }).port).toBe(8787);
   });
@@ -31,6 +37,7 @@ describe("loadConfig", () => {
     [{}, { MEMORYD_DEPLOYMENT: "prod" }, /MEMORYD_DEPLOYMENT "prod"/],
     [{}, { MEMORYD_LOG_LEVEL: "loud" }, /MEMORYD_LOG_LEVEL "loud"/],
     [{ "database-url": "mysql://x" }, {}, /--database-url \(value hidden\)/],
+    [{}, { OPENAI_BASE_URL: "localhost:11434/v1" }, /OPENAI_BASE_URL "localhost:11434\/v1"/],
   ] as const)("bad value %j %j names the setting", (flags, env, message) => {
     expect(() => loadConfig(flags, env)).toThrow(ConfigError);
     expect(() => loadConfig(flags, env)).toThrow(message);

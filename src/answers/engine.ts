@@ -1,9 +1,7 @@
 import type { Config } from "../config";
 import type { Db } from "../db/types";
 import type { Logger } from "../log";
-import { createAnthropicProvider } from "../models/anthropic";
-import { createLocalProvider } from "../models/local";
-import type { ModelProvider } from "../models/types";
+import { createModelProviders, type ModelProviders, type ProviderOverrides } from "../models/registry";
 import { randomBase62 } from "../ids";
 import { AnswerEvents } from "./events";
 import type { FactIndexes } from "../memory/index/registry";
@@ -17,8 +15,8 @@ export interface EngineOptions {
   index: FactIndexes;
   config: Config;
   log: Logger;
-  /** Overrides for tests; by default anthropic when ANTHROPIC_API_KEY is set, local otherwise. */
-  providers?: { anthropic?: ModelProvider; local?: ModelProvider };
+  /** Providers built elsewhere (tests); by default the ones the config enables. */
+  providers?: ProviderOverrides;
   leaseSeconds?: number;
   /** Where finished runs are counted (the server shares one with its app). */
   metrics?: Metrics;
@@ -35,6 +33,8 @@ const DEFAULTS = { concurrency: 4, pollMs: 2000, maxAttempts: 3 } as const;
 export class AnswerEngine {
   readonly events: AnswerEvents;
   readonly instanceId = `inst_${randomBase62(12)}`;
+  /** The model providers runs use (`describe()` says which, for the operator). */
+  readonly models: ModelProviders;
   private readonly runner: RunnerDeps;
   private readonly active = new Map<string, { done: Promise<RunOutcome>; abort: AbortController }>();
   private readonly concurrency: number;
@@ -49,19 +49,14 @@ export class AnswerEngine {
     this.events = new AnswerEvents(options.db);
     this.concurrency = options.concurrency ?? DEFAULTS.concurrency;
     this.pollMs = options.pollMs ?? DEFAULTS.pollMs;
-    const local = options.providers?.local ?? createLocalProvider();
-    const apiKey = options.config.anthropicApiKey;
-    const anthropic =
-      options.providers?.anthropic ??
-      (apiKey === undefined ? undefined : createAnthropicProvider({ apiKey, baseURL: options.config.anthropicBaseUrl }));
+    this.models = createModelProviders(options.config, options.providers);
     this.runner = {
       db: options.db,
       index: options.index,
       log: options.log,
       instanceId: this.instanceId,
       leaseSeconds: options.leaseSeconds ?? options.config.answerLeaseSeconds,
-      defaultModel: options.config.model,
-      providerFor: (provider) => (provider === "local" || !anthropic ? local : anthropic),
+      providerFor: (provider) => this.models.resolve(provider),
       onFinished: (id) => this.events.finished(id),
     };
   }

@@ -5,7 +5,9 @@ import type { Logger } from "../log";
 import { buildContext } from "../memory/context";
 import type { FactIndexes } from "../memory/index/registry";
 import { searchFacts } from "../memory/search";
-import { ModelError, type ModelProvider, type RunTools, type Usage } from "../models/types";
+import type { ResolvedProvider } from "../models/registry";
+import { ModelError, type RunTools, type Usage } from "../models/types";
+import type { AgentProvider } from "../schema/agents";
 import type { Caller, ServiceContext } from "../service";
 import { factLine } from "../memory/packet";
 import { findAgent, type AgentRow } from "../agents/store";
@@ -21,8 +23,8 @@ export interface RunnerDeps {
   log: Logger;
   instanceId: string;
   leaseSeconds: number;
-  defaultModel: string;
-  providerFor(provider: "auto" | "anthropic" | "local"): ModelProvider;
+  /** Throws ModelError `model_not_configured` when the server lacks the agent's provider. */
+  providerFor(provider: AgentProvider): ResolvedProvider;
   onFinished(answerId: string): Promise<void>;
 }
 
@@ -95,6 +97,8 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
   const endUser = run.end_user_id === null ? undefined : { id: run.end_user_id, ...(run.end_user_name ? { name: run.end_user_name } : {}) };
   const ctx: ServiceContext = { db: deps.db, index: deps.index, caller: runCaller(run) };
   try {
+    // First: a run that cannot reach a model fails before it reads or writes memory.
+    const { provider, defaultModel } = deps.providerFor(agent.provider);
     const packet = await buildContext(ctx, { query: run.input, token_budget: RUN_CONTEXT_TOKENS, end_user: endUser });
     const history = await conversationHistory(deps.db, run, HISTORY_MESSAGES);
     // What the user stated is captured alongside the model call, not before it: the first delta
@@ -129,10 +133,9 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
           }
         : {}),
     };
-    const provider = deps.providerFor(agent.provider);
     const result = await provider.generate(
       {
-        model: agent.model ?? deps.defaultModel,
+        model: agent.model ?? defaultModel,
         system: systemPrompt(agent, packet.rendered),
         messages: [...history, { role: "user", content: run.input }],
         maxOutputTokens: agent.max_output_tokens,

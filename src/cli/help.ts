@@ -38,7 +38,7 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
   {
     commands: ["agents create", "agents update"],
     usage:
-      "memoryd agents create|update SLUG AGENT [--display-name NAME] [--instructions TEXT] [--provider auto|anthropic|local]\n" +
+      "memoryd agents create|update SLUG AGENT [--display-name NAME] [--instructions TEXT] [--provider auto|anthropic|openai|local]\n" +
       "                    [--model NAME|default] [--max-output-tokens N] [--write-memory yes|no] [--json]",
     summary: "Creates an agent (--display-name required) or changes the given settings of one; main exists in every workspace.",
   },

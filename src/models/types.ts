@@ -49,7 +49,9 @@ export class ModelError extends Error {
       | "model_auth_failed"
       | "model_timeout"
       | "model_unavailable"
-      | "model_error",
+      | "model_error"
+      /** The agent's provider is not configured on this server: fix the configuration, not a retry. */
+      | "model_not_configured",
     message: string,
   ) {
     super(message);
@@ -59,6 +61,6 @@ export class ModelError extends Error {
 
 /** A model behind one small interface: stream text out through `onDelta`, return the whole. */
 export interface ModelProvider {
-  readonly name: "anthropic" | "local";
+  readonly name: "anthropic" | "openai" | "local";
   generate(request: GenerateRequest, onDelta: (text: string) => void): Promise<GenerateResult>;
 }

@@ -1,8 +1,14 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Text } from "./memory";
 
-/** The model provider an agent runs on; `auto` = anthropic when an API key is configured, else local. */
-export const AgentProvider = Type.Union([Type.Literal("auto"), Type.Literal("anthropic"), Type.Literal("local")]);
+/**
+ * The model provider an agent runs on; `auto` = anthropic when it is configured, else openai when
+ * it is configured, else local.
+ */
+export const AgentProvider = Type.Union([Type.Literal("auto"), Type.Literal("anthropic"), Type.Literal("openai"), Type.Literal("local")], {
+  description:
+    "the model provider: anthropic, openai (any OpenAI-compatible server), local (no model), or auto (anthropic when configured, else openai when configured, else local)",
+});
 export type AgentProvider = Static<typeof AgentProvider>;
 
 export const AgentSlugParam = Type.String({
@@ -16,9 +22,8 @@ const Instructions = Text({
   maxLength: 8000,
   description: "added to the system prompt after the memory block (0-8000 characters)",
 });
-const Model = Type.Union([Text({ minLength: 1, maxLength: 200, description: "a model name" }), Type.Null()], {
-  description: "the provider's model name; null uses the server's default (MEMORYD_MODEL)",
-});
+const MODEL_DESCRIPTION = "the provider's model name; null uses the server's default for the provider (MEMORYD_MODEL for anthropic, OPENAI_MODEL for openai)";
+const Model = Type.Union([Text({ minLength: 1, maxLength: 200, description: "a model name" }), Type.Null()], { description: MODEL_DESCRIPTION });
 const MaxOutputTokens = Type.Integer({ minimum: 1, maximum: 64000, description: "the most tokens one answer may have (1-64000)" });
 
 /** An agent: one worker configuration of a workspace. */
@@ -39,11 +44,8 @@ export const CreateAgentInput = Type.Object({
   slug: AgentSlugParam,
   display_name: DisplayName,
   instructions: Type.String({ ...Instructions, default: "" }),
-  provider: Type.Union([Type.Literal("auto"), Type.Literal("anthropic"), Type.Literal("local")], { default: "auto" }),
-  model: Type.Union([Text({ minLength: 1, maxLength: 200, description: "a model name" }), Type.Null()], {
-    default: null,
-    description: "the provider's model name; null uses the server's default (MEMORYD_MODEL)",
-  }),
+  provider: Type.Union(AgentProvider.anyOf, { default: "auto", description: AgentProvider.description }),
+  model: Type.Union(Model.anyOf, { default: null, description: MODEL_DESCRIPTION }),
   can_write_memory: Type.Boolean({ default: true, description: "whether the agent has the remember tool" }),
   max_output_tokens: Type.Integer({ minimum: 1, maximum: 64000, default: 1024, description: "the most tokens one answer may have (1-64000)" }),
 });

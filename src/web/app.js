@@ -272,7 +272,7 @@ function agentForm(slug, agent) {
       h(
         "div",
         { class: "actions" },
-        h("label", {}, "Provider", h("select", { name: "provider" }, ["auto", "anthropic", "local"].map((p) => h("option", { value: p, selected: p === a.provider }, p)))),
+        h("label", {}, "Provider", h("select", { name: "provider" }, ["auto", "anthropic", "openai", "local"].map((p) => h("option", { value: p, selected: p === a.provider }, p)))),
         h("label", {}, "Model (empty: server default)", h("input", { name: "model", value: a.model ?? "" })),
         h("label", {}, "Max output tokens", h("input", { name: "max_output_tokens", type: "number", min: 1, max: 64000, value: a.max_output_tokens })),
         h("label", { class: "check" }, h("input", { type: "checkbox", name: "can_write_memory", checked: a.can_write_memory }), "May write memory"),

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createFakeAnthropic, type FakeAnthropic } from "../helpers/fake-anthropic";
+import { createFakeOpenAI } from "../helpers/fake-openai";
 import { parseSse } from "../helpers/answers";
 import { createPostgresDatabase, dropPostgresDatabase } from "../helpers/databases";
 import { cleanup, request, startServer, tempDir, type ServerHandle } from "./binary";
@@ -41,6 +42,26 @@ for (const mode of modes) {
         expect(events.at(-2)!.data.sources[0].fact_text).toBe("The on-call rotation changes every Monday.");
       } finally {
         await server.stop();
+        await db.drop();
+      }
+    }, 60_000);
+
+    test("OPENAI_BASE_URL alone: serve names the providers, and main (auto) answers through the OpenAI-compatible server", async () => {
+      const db = await database();
+      const fake = createFakeOpenAI();
+      const server = await startServer({ ...db, env: { OPENAI_BASE_URL: fake.url, OPENAI_MODEL: "llama3.1" } });
+      try {
+        expect(server.stdout()).toContain(`openai at ${fake.url} (default model llama3.1), local; agents on auto use openai`);
+        fake.enqueue({ text: "Answered by the local model.", usage: { prompt_tokens: 30, completion_tokens: 6 } });
+        const res = await request(server.url, "/v1/answers", { key: server.secret!, ...json({ input: "Who answers?" }) });
+        const completed = parseSse(res.text).at(-2)!;
+        expect(completed.event).toBe("answer.completed");
+        expect(completed.data).toMatchObject({ output_text: "Answered by the local model.", usage: { input_tokens: 30, output_tokens: 6 } });
+        expect(fake.requests[0]!.body.model).toBe("llama3.1");
+        expect(fake.requests[0]!.headers.authorization).toBeUndefined();
+      } finally {
+        await server.stop();
+        await fake.stop();
         await db.drop();
       }
     }, 60_000);

@@ -108,7 +108,7 @@ export function childEnv(extra: Record<string, string | undefined> = {}): Record
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
-    if (/^(DATABASE_URL|PORT|HOST|MEMORYD_.*|ANTHROPIC_.*)$/.test(name)) continue;
+    if (/^(DATABASE_URL|PORT|HOST|MEMORYD_.*|ANTHROPIC_.*|OPENAI_.*)$/.test(name)) continue;
     env[name] = value;
   }
   for (const [name, value] of Object.entries(extra)) {

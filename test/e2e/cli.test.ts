@@ -86,6 +86,10 @@ test("agents: list shows main, create, update, delete (not main); team remove; f
   const updated = JSON.parse(await cliOk(["agents", "update", "ops", "support", "--model", "claude-x", "--max-output-tokens", "200", "--json", ...db]));
   expect(updated).toMatchObject({ model: "claude-x", max_output_tokens: 200, instructions: "Be brief." });
   expect(JSON.parse(await cliOk(["agents", "update", "ops", "support", "--model", "default", "--json", ...db])).model).toBeNull();
+  const onOllama = JSON.parse(await cliOk(["agents", "update", "ops", "support", "--provider", "openai", "--model", "llama3.1", "--json", ...db]));
+  expect(onOllama).toMatchObject({ provider: "openai", model: "llama3.1" });
+  const badProvider = await runCli(["agents", "update", "ops", "support", "--provider", "gpt", ...db]);
+  expect([badProvider.code, badProvider.stderr.includes("openai")]).toEqual([2, true]);
   const badFlag = await runCli(["agents", "update", "ops", "support", "--write-memory", "maybe", ...db]);
   expect([badFlag.code, badFlag.stderr.includes("yes or no")]).toEqual([2, true]);
   expect((await runCli(["agents", "delete", "ops", "main", ...db])).code).toBe(2);

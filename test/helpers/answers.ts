@@ -4,6 +4,7 @@ import type { Db } from "../../src/db/types";
 import { createLogger } from "../../src/log";
 import { FactIndexes } from "../../src/memory/index/registry";
 import { createAnthropicProvider } from "../../src/models/anthropic";
+import { createOpenAIProvider } from "../../src/models/openai";
 import type { ModelProvider } from "../../src/models/types";
 import { testApp, testConfig } from "./app";
 
@@ -33,19 +34,30 @@ export interface AnswersHarness {
   stop(): Promise<void>;
 }
 
-/** The app with a started answer engine (worker on) whose anthropic provider talks to `anthropicUrl`. */
-export async function answersHarness(db: Db, options: { anthropicUrl?: string; local?: ModelProvider; leaseSeconds?: number; pollMs?: number } = {}): Promise<AnswersHarness> {
+export interface HarnessOptions {
+  /** The anthropic provider talks to this fake; without it, anthropic is not configured. */
+  anthropicUrl?: string;
+  /** The openai provider talks to this fake (no key); without it, openai is not configured. */
+  openaiUrl?: string;
+  local?: ModelProvider;
+  leaseSeconds?: number;
+  pollMs?: number;
+}
+
+/** The app with a started answer engine (worker on) whose providers talk to the given fakes. */
+export async function answersHarness(db: Db, options: HarnessOptions = {}): Promise<AnswersHarness> {
   const config = testConfig();
   const log = createLogger("silent");
-  const anthropic = options.anthropicUrl
-    ? createAnthropicProvider({ apiKey: "sk-test-fake", baseURL: options.anthropicUrl, maxRetries: 0 })
-    : undefined;
   const engine = new AnswerEngine({
     db,
     index: new FactIndexes(db, config.indexMemoryMb * 1024 * 1024),
     config,
     log,
-    providers: { ...(anthropic ? { anthropic } : {}), ...(options.local ? { local: options.local } : {}) },
+    providers: {
+      ...(options.anthropicUrl ? { anthropic: createAnthropicProvider({ apiKey: "sk-test-fake", baseURL: options.anthropicUrl, maxRetries: 0 }) } : {}),
+      ...(options.openaiUrl ? { openai: createOpenAIProvider({ baseURL: options.openaiUrl, maxRetries: 0 }) } : {}),
+      ...(options.local ? { local: options.local } : {}),
+    },
     leaseSeconds: options.leaseSeconds,
     pollMs: options.pollMs ?? 200,
   });

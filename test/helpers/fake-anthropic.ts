@@ -30,6 +30,8 @@
  *   sends); anything else gets a 400.
  */
 
+import { loopbackServer, sleep, split } from "./fake-server";
+
 /** One scripted tool call the fake model makes. */
 export interface FakeToolCall {
   name: string;
@@ -159,18 +161,6 @@ function nextId(prefix: string): string {
 function sse(event: string, data: unknown): Uint8Array {
   return encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
-
-/** Splits text into `count` pieces of whole code points (fewer if the text is shorter). */
-function split(text: string, count: number): string[] {
-  const chars = Array.from(text);
-  const n = Math.max(1, Math.min(Math.floor(count), chars.length));
-  const size = Math.ceil(chars.length / n);
-  const pieces: string[] = [];
-  for (let i = 0; i < chars.length; i += size) pieces.push(chars.slice(i, i + size).join(""));
-  return pieces;
-}
-
-const sleep = (ms: number) => (ms > 0 ? Bun.sleep(ms) : Promise.resolve());
 
 function estimateInputTokens(body: unknown): number {
   return Math.max(1, Math.ceil(JSON.stringify(body ?? "").length / 4));
@@ -396,35 +386,24 @@ export function createFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnt
     });
   }
 
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    // Hanging requests are meant to outlive Bun's default 10 s idle timeout.
-    idleTimeout: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      const headers: Record<string, string> = {};
-      req.headers.forEach((value, key) => {
-        headers[key.toLowerCase()] = value;
-      });
-      const text = await req.text();
-      let body: unknown = undefined;
-      try {
-        body = text === "" ? undefined : JSON.parse(text);
-      } catch {
-        body = text;
-      }
-      requests.push({ method: req.method, path: url.pathname, headers, body });
+  const server = loopbackServer(async (req, path, headers) => {
+    const text = await req.text();
+    let body: unknown = undefined;
+    try {
+      body = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    requests.push({ method: req.method, path, headers, body });
 
-      if (req.method !== "POST" || url.pathname !== "/v1/messages") {
-        return jsonError(404, "not_found_error", `fake: no route for ${req.method} ${url.pathname}`);
-      }
-      if (typeof body !== "object" || body === null || (body as { stream?: unknown }).stream !== true) {
-        return jsonError(400, "invalid_request_error", "fake: only streaming requests (stream: true) are supported");
-      }
-      const next = queue.shift() ?? { text: state.defaultReply, delayMs: state.defaultDelayMs };
-      return respond(req, body as { model?: unknown }, next);
-    },
+    if (req.method !== "POST" || path !== "/v1/messages") {
+      return jsonError(404, "not_found_error", `fake: no route for ${req.method} ${path}`);
+    }
+    if (typeof body !== "object" || body === null || (body as { stream?: unknown }).stream !== true) {
+      return jsonError(400, "invalid_request_error", "fake: only streaming requests (stream: true) are supported");
+    }
+    const next = queue.shift() ?? { text: state.defaultReply, delayMs: state.defaultDelayMs };
+    return respond(req, body as { model?: unknown }, next);
   });
 
   return {

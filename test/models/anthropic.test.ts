@@ -1,7 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { createAnthropicProvider, MAX_MODEL_CALLS, type AnthropicProviderOptions } from "../../src/models/anthropic";
-import { ModelError, type GenerateRequest, type GenerateResult } from "../../src/models/types";
+import { createAnthropicProvider, type AnthropicProviderOptions } from "../../src/models/anthropic";
+import { MAX_MODEL_CALLS } from "../../src/models/tool-loop";
+import { ModelError, type GenerateResult } from "../../src/models/types";
 import { createFakeAnthropic, type FakeAnthropic } from "../helpers/fake-anthropic";
+import { harness, modelError, type Harness } from "../helpers/generate";
+import { providerContract } from "../helpers/provider-contract";
 
 const API_KEY = "sk-ant-test-0123456789-SECRET";
 
@@ -17,65 +20,8 @@ function provider(options: Partial<AnthropicProviderOptions> = {}) {
   return createAnthropicProvider({ apiKey: API_KEY, baseURL: fake.url, maxRetries: 0, ...options });
 }
 
-interface Harness {
-  request: GenerateRequest;
-  deltas: string[];
-  searches: string[];
-  remembered: string[];
-  controller: AbortController;
-}
-
-function harness(overrides: Partial<GenerateRequest> = {}, tools: Partial<GenerateRequest["tools"]> = {}): Harness {
-  const searches: string[] = [];
-  const remembered: string[] = [];
-  const controller = new AbortController();
-  const request: GenerateRequest = {
-    model: "claude-test-model",
-    system: "You are memoryd's assistant.\n<context>\n- The deploy region is eu-west-1.\n</context>",
-    messages: [
-      { role: "user", content: "Where do we deploy?" },
-      { role: "assistant", content: "In eu-west-1." },
-      { role: "user", content: "And who owns billing?" },
-    ],
-    maxOutputTokens: 321,
-    facts: [],
-    signal: controller.signal,
-    tools: {
-      searchMemory:
-        tools.searchMemory ??
-        (async (query) => {
-          searches.push(query);
-          return { text: `- Billing is owned by Dana. [fact_billing]`, factIds: ["fact_billing"] };
-        }),
-      remember:
-        tools.remember ??
-        (async (fact) => {
-          remembered.push(fact);
-          return "Remembered as fact_new1.";
-        }),
-    },
-    ...overrides,
-  };
-  return { request, deltas: [], searches, remembered, controller };
-}
-
 async function run(h: Harness, options: Partial<AnthropicProviderOptions> = {}): Promise<GenerateResult> {
   return provider(options).generate(h.request, (delta) => h.deltas.push(delta));
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject");
-}
-
-async function modelError(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await failure(promise);
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
 }
 
 describe("anthropic provider: streaming", () => {
@@ -89,18 +35,6 @@ describe("anthropic provider: streaming", () => {
     expect(result.usage).toEqual({ input_tokens: 42, output_tokens: 9 });
   });
 
-  test("deltas reach onDelta while the response is still streaming", async () => {
-    fake.enqueue({ text: "one two three four", chunks: 4, delayMs: 40 });
-    const h = harness();
-    const seen: { delta: string; at: number }[] = [];
-    const started = Date.now();
-    const result = await provider().generate(h.request, (delta) => seen.push({ delta, at: Date.now() - started }));
-    expect(seen.length).toBe(4);
-    // Spread over time, not delivered in one burst at the end.
-    expect(seen[3]!.at - seen[0]!.at).toBeGreaterThanOrEqual(80);
-    expect(result.text).toBe("one two three four");
-  });
-
   test("sends model, system prompt, messages and max_tokens as given, with both tools", async () => {
     fake.enqueue({ text: "ok" });
     const h = harness();
@@ -109,7 +43,7 @@ describe("anthropic provider: streaming", () => {
     const sent = fake.requests[0]!;
     expect(sent.method).toBe("POST");
     expect(sent.path).toBe("/v1/messages");
-    expect(sent.body.model).toBe("claude-test-model");
+    expect(sent.body.model).toBe("test-model");
     expect(sent.body.system).toBe(h.request.system);
     expect(sent.body.messages).toEqual(h.request.messages);
     expect(sent.body.max_tokens).toBe(321);
@@ -321,21 +255,6 @@ describe("anthropic provider: errors", () => {
     expect(h.deltas.join("")).toBe("Partial");
   });
 
-  test("retries per maxRetries: a 429 then an answer succeeds", async () => {
-    fake.enqueue({ error: { status: 429 } }, { text: "Second time lucky." });
-    const result = await run(harness(), { maxRetries: 1 });
-    expect(result.text).toBe("Second time lucky.");
-    expect(fake.requests.length).toBe(2);
-  });
-
-  test("the default is one retry", async () => {
-    fake.enqueue({ error: { status: 529 } }, { error: { status: 529 } }, { text: "never reached" });
-    const h = harness();
-    const error = await modelError(createAnthropicProvider({ apiKey: API_KEY, baseURL: fake.url }).generate(h.request, () => {}));
-    expect(error.code).toBe("model_overloaded");
-    expect(fake.requests.length).toBe(2);
-  });
-
   test("a stream dropped after message_start -> model_unavailable, after the text that did arrive", async () => {
     fake.enqueue({ drop: true, text: "Half an ans" });
     const h = harness();
@@ -343,120 +262,19 @@ describe("anthropic provider: errors", () => {
     expect(error.code).toBe("model_unavailable");
     expect(h.deltas.join("")).toBe("Half an ans");
   });
-
-  test("a connection reset mid-stream -> model_unavailable", async () => {
-    // Bun.serve can't cut a socket, so this one case uses a raw TCP server.
-    const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
-    const raw = Bun.listen({
-      hostname: "127.0.0.1",
-      port: 0,
-      socket: {
-        data(socket) {
-          const body = event("message_start", {
-            type: "message_start",
-            message: {
-              id: "msg_reset",
-              type: "message",
-              role: "assistant",
-              model: "m",
-              content: [],
-              stop_reason: null,
-              stop_sequence: null,
-              usage: { input_tokens: 3, output_tokens: 1 },
-            },
-          });
-          socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n");
-          socket.write(`${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n`);
-          setTimeout(() => socket.end(), 10);
-        },
-      },
-    });
-    try {
-      const error = await modelError(run(harness(), { baseURL: `http://127.0.0.1:${raw.port}` }));
-      expect(error.code).toBe("model_unavailable");
-    } finally {
-      raw.stop(true);
-    }
-  });
-
-  test("nothing listening -> model_unavailable", async () => {
-    const closed = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
-    const url = `http://127.0.0.1:${closed.port}`;
-    await closed.stop(true);
-    const error = await modelError(run(harness(), { baseURL: url }));
-    expect(error.code).toBe("model_unavailable");
-    expect(error.message).not.toContain(API_KEY);
-  });
-
-  test("no response within timeoutMs -> model_timeout", async () => {
-    fake.enqueue({ hang: true });
-    const started = Date.now();
-    const error = await modelError(run(harness(), { timeoutMs: 150 }));
-    expect(error.code).toBe("model_timeout");
-    expect(Date.now() - started).toBeLessThan(3_000);
-  });
-
-  test("a stream that stalls longer than timeoutMs -> model_timeout", async () => {
-    fake.enqueue({ text: "slow slow slow", chunks: 3, delayMs: 2_000 });
-    const started = Date.now();
-    const error = await modelError(run(harness(), { timeoutMs: 150 }));
-    expect(error.code).toBe("model_timeout");
-    expect(Date.now() - started).toBeLessThan(1_500);
-  });
 });
 
-describe("anthropic provider: abort", () => {
-  test("aborting mid-stream stops the stream and rejects with the abort reason, not a ModelError", async () => {
-    fake.enqueue({ text: "a ".repeat(40), chunks: 40, delayMs: 25 });
-    const h = harness();
-    const promise = provider().generate(h.request, (delta) => {
-      h.deltas.push(delta);
-      if (h.deltas.length === 2) h.controller.abort(new Error("client went away"));
-    });
-    const started = Date.now();
-    const error = await failure(promise);
-    expect(error).not.toBeInstanceOf(ModelError);
-    expect((error as Error).message).toBe("client went away");
-    expect(Date.now() - started).toBeLessThan(500);
-    const count = h.deltas.length;
-    await Bun.sleep(100);
-    expect(h.deltas.length).toBe(count);
-    expect(count).toBeLessThan(5);
-  });
-
-  test("aborting while waiting for a response rejects promptly", async () => {
-    fake.enqueue({ hang: true });
-    const h = harness();
-    const promise = run(h, { timeoutMs: 10_000 });
-    setTimeout(() => h.controller.abort(), 50);
-    const started = Date.now();
-    const error = await failure(promise);
-    expect(error).not.toBeInstanceOf(ModelError);
-    expect((error as Error).name).toBe("AbortError");
-    expect(Date.now() - started).toBeLessThan(1_000);
-  });
-
-  test("aborting during a tool call stops before the next model call", async () => {
-    fake.enqueue({ toolUse: { name: "search_memory", input: { query: "x" } } }, { text: "never" });
-    const h = harness(
-      {},
-      {
-        searchMemory: async () => {
-          h.controller.abort();
-          return { text: "late", factIds: [] };
-        },
-      },
-    );
-    const error = await failure(run(h));
-    expect(error).not.toBeInstanceOf(ModelError);
-    expect(fake.requests.length).toBe(1);
-  });
-
-  test("an already-aborted signal sends nothing", async () => {
-    const h = harness();
-    h.controller.abort();
-    const error = await failure(run(h));
-    expect(error).not.toBeInstanceOf(ModelError);
-    expect(fake.requests.length).toBe(0);
-  });
+providerContract({
+  name: "anthropic",
+  apiKey: API_KEY,
+  fake: () => fake,
+  provider: (options) => createAnthropicProvider({ apiKey: API_KEY, ...options }),
+  rootPath: "",
+  toolCall: (name, input) => ({ toolUse: { name, input } }),
+  error: (status) => ({ error: { status } }),
+  overloaded: { response: { error: { status: 529 } }, code: "model_overloaded" },
+  firstEvent: `event: message_start\ndata: ${JSON.stringify({
+    type: "message_start",
+    message: { id: "msg_reset", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } },
+  })}\n\n`,
 });

@@ -8,6 +8,7 @@ import workspaceAgents from "./006_workspace_agents.sql" with { type: "text" };
 import adminTokens from "./007_admin_tokens.sql" with { type: "text" };
 import adminSessions from "./008_admin_sessions.sql" with { type: "text" };
 import oauth from "./009_oauth.sql" with { type: "text" };
+import openaiProvider from "./010_openai_provider.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: "admin_tokens", sql: adminTokens },
   { version: 8, name: "admin_sessions", sql: adminSessions },
   { version: 9, name: "oauth", sql: oauth },
+  { version: 10, name: "openai_provider", sql: openaiProvider },
 ];
