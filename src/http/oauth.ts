@@ -3,7 +3,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/types";
 import { ApiError } from "../errors";
 import { randomBase62 } from "../ids";
-import { checkAuthorizationRequest, ConsentProblem, decideConsent, parseOAuthInput, RedirectError, registerClient } from "../oauth/authorize";
+import { checkAuthorizationRequest, ConsentProblem, decideConsent, parseOAuthInput, registerClient } from "../oauth/authorize";
 import { renderAuthorizationError, renderConsentPage } from "../oauth/consent-page";
 import {
   AUTHORIZATION_SERVER_PATH,
@@ -73,24 +73,21 @@ function cookieOf(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** The form-action the page needs: its own origin, and the client's redirect target. */
+/**
+ * The form-action the page needs besides its own origin: the client's redirect target, as a CSP
+ * host-source when it is a plain host name, else its scheme ("http:" for an IPv6 loopback, "cursor:").
+ */
 function redirectSource(redirectUri: string): string {
   const url = new URL(redirectUri);
-  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
+  return /^https?:\/\/[A-Za-z0-9.-]+(?::\d+)?$/.test(url.origin) ? url.origin : url.protocol;
 }
 
 function htmlPage(body: string, status: number, formActions: string[] = [], headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { ...pageSecurityHeaders(formActions), "content-type": "text/html; charset=utf-8", ...headers } });
 }
 
-function redirect(location: string, status = 302): Response {
+function redirect(location: string, status: number): Response {
   return new Response(null, { status, headers: { location, ...NO_STORE } });
-}
-
-function errorRedirect(error: RedirectError): Response {
-  const target = new URL(error.redirectUri);
-  for (const [name, value] of Object.entries(error.params)) target.searchParams.set(name, value);
-  return redirect(target.href);
 }
 
 export function oauthRoutes(deps: { db: Db; config: Config; pipeline: RequestPipeline }) {
@@ -101,16 +98,16 @@ export function oauthRoutes(deps: { db: Db; config: Config; pipeline: RequestPip
   const consentPage = async (request: Request, input: AuthorizationRequest, problem?: string): Promise<Response> => {
     const checked = await checkAuthorizationRequest(db, input, issuerOf(request, config));
     const csrf = randomBase62(32);
-    const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+    // Behind a TLS proxy the request itself is plain http; the public URL says what the browser used.
+    const secure = issuerOf(request, config).startsWith("https:") ? "; Secure" : "";
     const page = renderConsentPage({ request: input, clientName: checked.client.client_name, scopes: checked.scopes, csrf, problem });
     return htmlPage(page, problem === undefined ? 200 : 400, [redirectSource(checked.redirectUri)], {
       "set-cookie": `${CSRF_COOKIE}=${csrf}; Path=${OAUTH_PATHS.authorize}; HttpOnly; SameSite=Strict; Max-Age=900${secure}`,
     });
   };
 
-  /** What cannot go back to the client is shown to the person; the rest goes back on the redirect URI. */
+  /** A request that cannot be completed is shown to the person (see checkAuthorizationRequest). */
   const authorizationFailure = (error: unknown): Response => {
-    if (error instanceof RedirectError) return errorRedirect(error);
     if (error instanceof ApiError && error.status < 500) return htmlPage(renderAuthorizationError(error.message), error.status);
     throw error;
   };

@@ -46,6 +46,10 @@ function redirectUriProblem(uri: string): string | null {
   if (url.hash !== "" || uri.includes("#")) return `"${uri}" has a fragment`;
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `"${url.protocol}" redirect URIs are not allowed`;
   if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) return `"${uri}": plain http is allowed only to a loopback address`;
+  // Only plain host names: the origin goes into the consent page's CSP, where odd characters would not parse.
+  if ((url.protocol === "http:" || url.protocol === "https:") && !/^[A-Za-z0-9.-]+$|^\[::1\]$/.test(url.hostname)) {
+    return `"${uri}": the host name has characters a host name cannot have`;
+  }
   return null;
 }
 
@@ -99,45 +103,40 @@ export interface CheckedRequest {
   resource: string;
 }
 
-/** An error the client is told about on its redirect URI (RFC 6749 §4.1.2.1). */
-export class RedirectError extends Error {
-  constructor(
-    readonly redirectUri: string,
-    readonly params: Record<string, string>,
-  ) {
-    super(params.error_description ?? params.error);
-  }
+/**
+ * RFC 8252 §7.3: a native app's loopback redirect may come back on any port (it takes a free one
+ * at run time); everything else must match a registered URI exactly.
+ */
+function redirectRegistered(registered: readonly string[], uri: string): boolean {
+  if (registered.includes(uri)) return true;
+  const url = URL.canParse(uri) ? new URL(uri) : null;
+  if (url === null || url.protocol !== "http:" || !LOOPBACK_HOSTS.has(url.hostname)) return false;
+  const withoutPort = (u: URL): string => `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
+  return registered.some((r) => URL.canParse(r) && withoutPort(new URL(r)) === withoutPort(url));
 }
 
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Checks an authorization request in the RFC's order: an unknown client or a redirect URI that is
- * not registered exactly is shown to the person (a plain 400), never redirected; everything else
- * wrong goes back to the client as an error on its redirect URI.
+ * Checks an authorization request. Every refusal is shown to the person as a page, never
+ * redirected: registration is open, so an automatic redirect to a registered URI would make this
+ * server an open redirector (RFC 9700 §4.11.2). Only the person's own Allow or Deny goes back.
  */
 export async function checkAuthorizationRequest(db: Queryable, request: AuthorizationRequest, issuer: string): Promise<CheckedRequest> {
   const client = await findClient(db, request.client_id);
   if (client === null) throw ApiError.oauth("invalid_client", "this application is not registered with this server; ask it to register again");
-  if (!client.redirect_uris.includes(request.redirect_uri)) {
+  if (!redirectRegistered(client.redirect_uris, request.redirect_uri)) {
     throw ApiError.oauth("invalid_request", "the redirect URI is not one this application registered");
   }
-  const back = (error: string, description: string) =>
-    new RedirectError(request.redirect_uri, {
-      error,
-      error_description: description,
-      ...(request.state === undefined ? {} : { state: request.state }),
-      iss: issuer,
-    });
-  if (request.response_type !== "code") throw back("unsupported_response_type", 'only response_type "code" is supported');
+  if (request.response_type !== "code") throw ApiError.oauth("invalid_request", 'only response_type "code" is supported');
   if (request.code_challenge === undefined || request.code_challenge_method !== "S256" || !S256_CHALLENGE.test(request.code_challenge)) {
-    throw back("invalid_request", "PKCE is required: send code_challenge with code_challenge_method S256");
+    throw ApiError.oauth("invalid_request", "PKCE is required: the application must send code_challenge with code_challenge_method S256");
   }
   const resource = acceptedResource(issuer, request.resource);
-  if (resource === null) throw back("invalid_target", `the resource must be ${issuer}/v1/mcp`);
+  if (resource === null) throw ApiError.oauth("invalid_target", `the application asked for another server than ${issuer}/v1/mcp`);
   const named = (request.scope ?? "").split(" ").filter((s) => s !== "");
   const scopes = ALL_SCOPES.filter((s) => named.length === 0 || named.includes(s));
-  if (scopes.length === 0) throw back("invalid_scope", `no scope this server knows was requested (${ALL_SCOPES.join(", ")})`);
+  if (scopes.length === 0) throw ApiError.oauth("invalid_scope", `the application asked for no permission this server has (${ALL_SCOPES.join(", ")})`);
   return { client, redirectUri: request.redirect_uri, state: request.state, scopes, codeChallenge: request.code_challenge, resource };
 }
 

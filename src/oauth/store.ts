@@ -31,6 +31,8 @@ export interface CodeRow {
   expired: boolean;
   /** Set when the code had already been exchanged before this call. */
   previously_used: boolean;
+  /** The key the code was granted from is revoked or expired. */
+  key_ended: boolean;
 }
 
 export interface TokenRow {
@@ -42,8 +44,10 @@ export interface TokenRow {
   audience: Audience;
   resource: string;
   refresh_expired: boolean;
-  /** The pair was already rotated or revoked before this call: a replay. */
-  previously_revoked: boolean;
+  /** The grant was revoked before this call. */
+  revoked: boolean;
+  /** Seconds since this refresh token was last exchanged (null: never). */
+  rotated_seconds_ago: number | null;
   /** The key the grant came from is revoked or expired. */
   key_ended: boolean;
 }
@@ -84,10 +88,11 @@ export async function consumeCode(db: Queryable, codeHash: string): Promise<Code
   const [row] = await db.sql<CodeRow>`
     WITH old AS (SELECT used_at FROM oauth_codes WHERE code_hash = ${codeHash} FOR UPDATE)
     UPDATE oauth_codes c SET used_at = coalesce(c.used_at, now())
-      FROM old
-     WHERE c.code_hash = ${codeHash}
+      FROM old, api_keys a
+     WHERE c.code_hash = ${codeHash} AND a.id = c.key_id
     RETURNING c.client_id, c.key_id, c.redirect_uri, c.code_challenge, c.scopes, c.audience, c.resource, c.family_id,
-              c.expires_at <= now() AS expired, old.used_at IS NOT NULL AS previously_used`;
+              c.expires_at <= now() AS expired, old.used_at IS NOT NULL AS previously_used,
+              a.revoked_at IS NOT NULL OR (a.expires_at IS NOT NULL AND a.expires_at <= now()) AS key_ended`;
   return row ?? null;
 }
 
@@ -108,19 +113,22 @@ export async function insertTokenPair(
 }
 
 /**
- * Ends a token pair by its refresh token (rotation) and returns it with what the caller must
- * check: a replay, an expired refresh token, an ended key. Rotation also ends the pair's access
- * token, so a client holds one live pair per grant.
+ * Marks a refresh token exchanged and returns its pair with what the caller must check. Trade-off:
+ * rotation ends only the refresh token, not the access token beside it, and the caller allows a
+ * short reuse window, because clients (the MCP SDK among them) refresh from concurrent requests
+ * that each saw the same 401; ending the access token or treating that second refresh as a replay
+ * would disconnect them at every expiry. Reuse after the window is a replay.
  */
 export async function rotateRefreshToken(db: Queryable, refreshHash: string): Promise<TokenRow | null> {
   const [row] = await db.sql<TokenRow>`
-    WITH old AS (SELECT revoked_at FROM oauth_tokens WHERE refresh_hash = ${refreshHash} FOR UPDATE)
-    UPDATE oauth_tokens t SET revoked_at = coalesce(t.revoked_at, now())
+    WITH old AS (SELECT rotated_at FROM oauth_tokens WHERE refresh_hash = ${refreshHash} FOR UPDATE)
+    UPDATE oauth_tokens t SET rotated_at = coalesce(t.rotated_at, now())
       FROM old, api_keys a
      WHERE t.refresh_hash = ${refreshHash} AND a.id = t.key_id
     RETURNING t.id, t.family_id, t.client_id, t.key_id, t.scopes, t.audience, t.resource,
               t.refresh_expires_at <= now() AS refresh_expired,
-              old.revoked_at IS NOT NULL AS previously_revoked,
+              t.revoked_at IS NOT NULL AS revoked,
+              extract(epoch FROM now() - old.rotated_at)::float8 AS rotated_seconds_ago,
               a.revoked_at IS NOT NULL OR (a.expires_at IS NOT NULL AND a.expires_at <= now()) AS key_ended`;
   return row ?? null;
 }

@@ -6,11 +6,13 @@ import { ApiError } from "../errors";
 import { randomBase62 } from "../ids";
 import type { RevocationRequest, TokenRequest, TokenResponse } from "../schema/oauth";
 import { acceptedResource } from "./metadata";
-import { consumeCode, insertTokenPair, revokeFamily, revokeGrantOf, rotateRefreshToken, type GrantFields } from "./store";
+import { consumeCode, findClient, insertTokenPair, revokeFamily, revokeGrantOf, rotateRefreshToken, type GrantFields } from "./store";
 
 /** Short-lived, so a leaked access token is worth little; the refresh token carries the grant. */
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
+/** A refresh token exchanged this recently may be exchanged again (concurrent refreshes of one client). */
+export const REFRESH_REUSE_SECONDS = 60;
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
@@ -33,22 +35,30 @@ async function issuePair(db: Queryable, grant: GrantFields): Promise<TokenRespon
 
 /**
  * The token endpoint (RFC 6749 §4.1.3 and §6, OAuth 2.1): an authorization code with its PKCE
- * verifier, or a refresh token, for a new access/refresh pair. Codes and refresh tokens are
- * single use; presenting one twice means it leaked, so the whole grant is revoked. Failed
- * attempts count against the address like failed authentications.
+ * verifier, or a refresh token, for a new access/refresh pair. A code is single use and a refresh
+ * token too, but for REFRESH_REUSE_SECONDS; presenting one again later means it leaked, so the
+ * whole grant is revoked. Failed attempts count against the address like failed authentications.
  */
 export async function exchangeToken(db: Db, request: TokenRequest, issuer: string, address: string): Promise<TokenResponse> {
+  const grantType = request.grant_type;
+  if (grantType !== "authorization_code" && grantType !== "refresh_token") {
+    throw ApiError.oauth("unsupported_grant_type", 'grant_type must be "authorization_code" or "refresh_token"');
+  }
   if (request.resource !== undefined && acceptedResource(issuer, request.resource) === null) {
     throw ApiError.oauth("invalid_target", `the resource must be ${issuer}/v1/mcp`);
   }
+  // OAuth 2.1 §3.2.1: a public client names itself on every token request. An unknown (pruned)
+  // client gets invalid_client, which makes clients register again instead of looping on a code.
+  if (request.client_id === undefined) throw ApiError.oauth("invalid_request", "client_id is required");
+  if ((await findClient(db, request.client_id)) === null) {
+    throw ApiError.oauth("invalid_client", "this client is not registered with this server; register again", 401);
+  }
   try {
-    if (request.grant_type === "authorization_code") return await redeemCode(db, request);
-    if (request.grant_type === "refresh_token") return await refreshGrant(db, request);
+    return grantType === "authorization_code" ? await redeemCode(db, request) : await refreshGrant(db, request);
   } catch (error) {
     if (error instanceof ApiError && error.code === "invalid_grant") await recordFailure(db, `addr:${address}`);
     throw error;
   }
-  throw ApiError.oauth("unsupported_grant_type", 'grant_type must be "authorization_code" or "refresh_token"');
 }
 
 /**
@@ -63,9 +73,9 @@ async function spend(db: Db, exchange: (tx: Queryable) => Promise<TokenResponse 
 }
 
 async function redeemCode(db: Db, request: TokenRequest): Promise<TokenResponse> {
-  const { code: secret, code_verifier: verifier, redirect_uri: redirectUri, client_id: clientId } = request;
-  if (secret === undefined || verifier === undefined || redirectUri === undefined || clientId === undefined) {
-    throw ApiError.oauth("invalid_request", "code, code_verifier, redirect_uri and client_id are required");
+  const { code: secret, code_verifier: verifier, redirect_uri: redirectUri, client_id: clientId = "" } = request;
+  if (secret === undefined || verifier === undefined || redirectUri === undefined) {
+    throw ApiError.oauth("invalid_request", "code, code_verifier and redirect_uri are required");
   }
   if (!VERIFIER.test(verifier)) throw ApiError.oauth("invalid_request", "code_verifier must be 43-128 unreserved characters");
   if (!looksLikeOAuthSecret(secret, "mac")) throw invalidGrant("the authorization code is not valid");
@@ -80,6 +90,7 @@ async function redeemCode(db: Db, request: TokenRequest): Promise<TokenResponse>
     if (code.client_id !== clientId) return invalidGrant("the authorization code was issued to another client");
     if (code.redirect_uri !== redirectUri) return invalidGrant("redirect_uri differs from the authorization request's");
     if (!verifierMatches(verifier, code.code_challenge)) return invalidGrant("the PKCE code_verifier does not match the code_challenge");
+    if (code.key_ended) return invalidGrant("the API key this access was granted from is revoked or expired");
     const grant = { clientId, keyId: code.key_id, scopes: code.scopes, audience: code.audience, resource: code.resource, familyId: code.family_id };
     return issuePair(tx, grant);
   });
@@ -92,11 +103,12 @@ async function refreshGrant(db: Db, request: TokenRequest): Promise<TokenRespons
   return spend(db, async (tx) => {
     const token = await rotateRefreshToken(tx, hashSecret(secret));
     if (token === null) return invalidGrant("the refresh token is not valid");
-    if (token.previously_revoked) {
+    if (token.revoked) return invalidGrant("this grant was revoked; authorize again");
+    if (token.rotated_seconds_ago !== null && token.rotated_seconds_ago > REFRESH_REUSE_SECONDS) {
       await revokeFamily(tx, token.family_id);
-      return invalidGrant("the refresh token was already used or revoked; every token of this grant is revoked");
+      return invalidGrant("the refresh token was already used; every token of this grant is revoked");
     }
-    if (request.client_id !== undefined && request.client_id !== token.client_id) return invalidGrant("the refresh token was issued to another client");
+    if (request.client_id !== token.client_id) return invalidGrant("the refresh token was issued to another client");
     if (token.refresh_expired) return invalidGrant("the refresh token has expired; authorize again");
     if (token.key_ended) return invalidGrant("the API key this access was granted from is revoked or expired");
     // RFC 6749 §6: a refresh may narrow the scopes, never widen them.

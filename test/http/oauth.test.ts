@@ -118,7 +118,7 @@ describeEachDb("OAuth endpoints", (get) => {
     expect(ok.json.client_secret).toBeUndefined();
     expect((await register(app, { redirect_uris: ["http://127.0.0.1:33418/cb"] })).status).toBe(201);
     expect((await register(app, { redirect_uris: ["cursor://anysphere.cursor-mcp/oauth/callback"] })).status).toBe(201);
-    for (const uri of ["http://evil.example/cb", "javascript:alert(1)", "https://client.example/cb#frag", "not a url"]) {
+    for (const uri of ["http://evil.example/cb", "javascript:alert(1)", "https://client.example/cb#frag", "not a url", "https://x.example;script-src/cb"]) {
       const bad = await register(app, { redirect_uris: [uri] });
       expect(bad.status).toBe(400);
       expect(bad.json.error).toBe("invalid_redirect_uri");
@@ -144,20 +144,29 @@ describeEachDb("OAuth endpoints", (get) => {
     expect(foreign.status).toBe(400);
     expect(foreign.headers.get("location")).toBeNull();
 
-    for (const [extra, error] of [
-      [{ code_challenge_method: "plain" }, "invalid_request"],
-      [{ code_challenge: "short" }, "invalid_request"],
-      [{ response_type: "token" }, "unsupported_response_type"],
-      [{ resource: "https://other.example/mcp" }, "invalid_target"],
-      [{ scope: "admin" }, "invalid_scope"],
+    // Registration is open, so no refusal is redirected automatically (no open redirector).
+    for (const [extra, message] of [
+      [{ code_challenge_method: "plain" }, "PKCE is required"],
+      [{ code_challenge: "short" }, "PKCE is required"],
+      [{ response_type: "token" }, "only response_type"],
+      [{ resource: "https://other.example/mcp" }, "another server"],
+      [{ scope: "admin" }, "no permission this server has"],
     ] as const) {
       const res = await call(app, "GET", `/oauth/authorize?${authorizeQuery(client.client_id, challenge, extra)}`);
-      expect(res.status).toBe(302);
-      const back = new URL(res.headers.get("location")!);
-      expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
-      expect(back.searchParams.get("error")).toBe(error);
-      expect(back.searchParams.get("state")).toBe("st8");
+      expect(res.status).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.text).toContain(message);
     }
+
+    // A loopback redirect may come back on any port (RFC 8252); other hosts must match exactly.
+    const native = (await register(app, { redirect_uris: ["http://127.0.0.1:33418/cb", "http://[::1]:33418/cb"] })).json;
+    const otherPort = await call(app, "GET", `/oauth/authorize?${authorizeQuery(native.client_id, challenge, { redirect_uri: "http://127.0.0.1:50123/cb" })}`);
+    expect(otherPort.status).toBe(200);
+    expect(otherPort.headers.get("content-security-policy")).toContain("form-action 'self' http://127.0.0.1:50123;");
+    const ipv6 = await call(app, "GET", `/oauth/authorize?${authorizeQuery(native.client_id, challenge, { redirect_uri: "http://[::1]:33418/cb" })}`);
+    expect(ipv6.headers.get("content-security-policy")).toContain("form-action 'self' http:;");
+    const otherPath = await call(app, "GET", `/oauth/authorize?${authorizeQuery(native.client_id, challenge, { redirect_uri: "http://127.0.0.1:50123/other" })}`);
+    expect(otherPath.status).toBe(400);
 
     const page = await call(app, "GET", `/oauth/authorize?${authorizeQuery(client.client_id, challenge)}`);
     expect(page.status).toBe(200);
@@ -257,6 +266,33 @@ describeEachDb("OAuth endpoints", (get) => {
     expect((await token(app, { grant_type: "authorization_code" })).json.error).toBe("invalid_request");
   });
 
+  test("concurrent refreshes with one refresh token all succeed within the reuse window; later reuse revokes the grant", async () => {
+    const app = testApp(get().db);
+    const key = await makeKey(get().db);
+    const granted = await tokens(app, key);
+    const fields = { grant_type: "refresh_token", refresh_token: granted.refresh, client_id: granted.clientId };
+    const both = await Promise.all([token(app, fields), token(app, fields)]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    for (const r of both) expect((await call(app, "GET", "/v1/whoami", { key: r.json.access_token })).status).toBe(200);
+    await get().db.sql`UPDATE oauth_tokens SET rotated_at = now() - interval '2 minutes' WHERE rotated_at IS NOT NULL AND client_id = ${granted.clientId}`;
+    const late = await token(app, fields);
+    expect(late.json.error_description).toContain("already used");
+    for (const r of both) expect((await call(app, "GET", "/v1/whoami", { key: r.json.access_token })).json.error.code).toBe("api_key_revoked");
+  });
+
+  test("token requests from an unknown client get invalid_client (so it registers again); a code whose key was revoked meanwhile is refused", async () => {
+    const app = testApp(get().db);
+    const key = await makeKey(get().db);
+    const unknown = await token(app, { grant_type: "refresh_token", refresh_token: "mrt_" + "a".repeat(40), client_id: "mcpc_gone" });
+    expect(unknown.status).toBe(401);
+    expect(unknown.json.error).toBe("invalid_client");
+    const grant = await grantCode(app, key);
+    await revokeKey(get().db, key.id);
+    const late = await token(app, { grant_type: "authorization_code", code: grant.code, code_verifier: grant.verifier, redirect_uri: REDIRECT, client_id: grant.clientId });
+    expect(late.json).toMatchObject({ error: "invalid_grant" });
+    expect(late.json.error_description).toContain("revoked or expired");
+  });
+
   test("an access token is its key: same rate bucket, scopes and audience as granted, and it ends with the key", async () => {
     const app = testApp(get().db);
     const key = await makeKey(get().db, { scopes: ["memory.read", "memory.write"] });
@@ -280,13 +316,14 @@ describeEachDb("OAuth endpoints", (get) => {
     const app = testApp(get().db);
     const key = await makeKey(get().db);
     const granted = await tokens(app, key, { scopes: ["memory.read", "memory.write"] });
-    const wider = await token(app, { grant_type: "refresh_token", refresh_token: granted.refresh, scope: "answers.write" });
+    const wider = await token(app, { grant_type: "refresh_token", refresh_token: granted.refresh, client_id: granted.clientId, scope: "answers.write" });
     expect(wider.json.error).toBe("invalid_scope");
     const again = await tokens(app, key, { scopes: ["memory.read", "memory.write"] });
-    const narrowed = await token(app, { grant_type: "refresh_token", refresh_token: again.refresh, scope: "memory.read" });
+    const narrowed = await token(app, { grant_type: "refresh_token", refresh_token: again.refresh, client_id: again.clientId, scope: "memory.read" });
     expect(narrowed.status).toBe(200);
     expect(narrowed.json.scope).toBe("memory.read");
-    expect((await call(app, "GET", "/v1/whoami", { key: again.access })).status).toBe(401);
+    // Rotation ends the refresh token, not the access token beside it (concurrent requests still hold it).
+    expect((await call(app, "GET", "/v1/whoami", { key: again.access })).status).toBe(200);
 
     const revoke = (tokenValue: string) =>
       call(app, "POST", "/oauth/revoke", { rawBody: new URLSearchParams({ token: tokenValue }).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });

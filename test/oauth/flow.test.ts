@@ -95,7 +95,7 @@ describeEachDb("MCP OAuth with the SDK client", (get) => {
     expect(whoami.key_audience).toBe("external");
   });
 
-  test("an expired access token is refreshed by the SDK with rotation; replaying the old refresh token revokes the grant", async () => {
+  test("an expired access token is refreshed by the SDK with rotation; replaying the old refresh token later revokes the grant", async () => {
     const provider = new MemoryOAuthProvider();
     const client = await authorize(provider, ["memory.read", "memory.write"]);
     const first = provider.saved!;
@@ -112,6 +112,8 @@ describeEachDb("MCP OAuth with the SDK client", (get) => {
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect((await call(app, "GET", "/v1/whoami", { key: second.access_token })).status).toBe(200);
 
+    // Reuse after the reuse window is a replay.
+    await get().db.sql`UPDATE oauth_tokens SET rotated_at = now() - interval '2 minutes' WHERE rotated_at IS NOT NULL`;
     const replay = await fetch(`${base}/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },

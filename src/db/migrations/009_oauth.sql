@@ -42,7 +42,9 @@ CREATE TABLE oauth_tokens (
   resource           text NOT NULL,
   access_expires_at  timestamptz NOT NULL,
   refresh_expires_at timestamptz NOT NULL,
-  -- set when this pair was exchanged for the next one (rotation) or revoked
+  -- set when the refresh token was exchanged for the next pair; the access token lives on
+  rotated_at         timestamptz,
+  -- set when the grant was revoked (key holder, RFC 7009, or a replay)
   revoked_at         timestamptz,
   created_at         timestamptz NOT NULL DEFAULT now()
 );
