@@ -1,6 +1,7 @@
 import type { Queryable } from "../db/types";
 import { ApiError } from "../errors";
 import { hashSecret } from "../auth/secrets";
+import { cookieValue } from "../http/cookies";
 import { randomBase62 } from "../ids";
 
 export const SESSION_COOKIE = "memoryd_session";
@@ -35,13 +36,7 @@ export async function endSession(db: Queryable, sessionId: string): Promise<void
 
 /** The session cookie of a request, if any. */
 export function sessionCookie(request: Request): string | undefined {
-  const header = request.headers.get("cookie");
-  if (header === null) return undefined;
-  for (const part of header.split(";")) {
-    const [name, ...value] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return value.join("=");
-  }
-  return undefined;
+  return cookieValue(request, SESSION_COOKIE);
 }
 
 /**

@@ -170,12 +170,19 @@ export async function authenticate(db: Queryable, secret: string | undefined, ad
   };
 }
 
-/** One more failed authentication against a bucket (`addr:<peer>`): the lockout counts these. */
-export async function recordFailure(db: Queryable, bucket: string): Promise<void> {
-  await db.sql`
+/** One more hit against a bucket in the current window; returns the window's count so far. */
+export async function countHit(db: Queryable, bucket: string): Promise<number> {
+  const [row] = await db.sql<{ hits: number }>`
     INSERT INTO rate_limit_hits (bucket, window_start, hits)
     VALUES (${bucket}, to_timestamp(floor(extract(epoch FROM now()) / ${RATE_LIMIT.windowSeconds}) * ${RATE_LIMIT.windowSeconds}), 1)
-    ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_hits.hits + 1`;
+    ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_hits.hits + 1
+    RETURNING hits`;
+  return row?.hits ?? 0;
+}
+
+/** One more failed authentication against a bucket (`addr:<peer>`): the lockout counts these. */
+export async function recordFailure(db: Queryable, bucket: string): Promise<void> {
+  await countHit(db, bucket);
 }
 
 /** Whether a bucket has failed more than AUTH_FAILURE_LIMIT times in this window (then: 429). */

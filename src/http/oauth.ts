@@ -18,6 +18,7 @@ import { exchangeToken, revokeToken } from "../oauth/tokens";
 import { AuthorizationRequest, ClientRegistrationRequest, ConsentForm, RevocationRequest, TokenRequest } from "../schema/oauth";
 import { pageSecurityHeaders } from "../web/page";
 import { parseJsonBody, readBodyText } from "./body";
+import { cookieValue } from "./cookies";
 import { clientAddress, type RequestPipeline } from "./pipeline";
 
 /**
@@ -63,14 +64,6 @@ async function readOAuthBody(request: Request): Promise<unknown> {
   const text = await readBodyText(request);
   const type = request.headers.get("content-type") ?? "";
   return type.includes("application/json") ? oauthJson(text, "invalid_request") : formFields(text);
-}
-
-function cookieOf(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=");
-  }
-  return undefined;
 }
 
 /**
@@ -150,7 +143,7 @@ export function oauthRoutes(deps: { db: Db; config: Config; pipeline: RequestPip
         try {
           const form = parseOAuthInput(ConsentForm, formFields(await readBodyText(request), ["granted_scopes"]));
           // The form must come from a page this browser loaded from us (double-submit cookie).
-          if (cookieOf(request, CSRF_COOKIE) !== form.csrf) {
+          if (cookieValue(request, CSRF_COOKIE) !== form.csrf) {
             return htmlPage(renderAuthorizationError("this form expired or did not come from this server; start again from the application"), 403);
           }
           try {

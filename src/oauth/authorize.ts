@@ -1,6 +1,6 @@
 import type { TSchema, Static } from "@sinclair/typebox";
 import { authorizeAdmin } from "../admin/credential";
-import { authenticate, RATE_LIMIT } from "../auth/authenticate";
+import { authenticate, countHit, RATE_LIMIT } from "../auth/authenticate";
 import { createKey } from "../auth/keys";
 import type { Config } from "../config";
 import { generateOAuthSecret, looksLikeSecret } from "../auth/secrets";
@@ -80,12 +80,7 @@ export async function registerClient(db: Queryable, input: ClientRegistrationReq
 }
 
 async function countRegistration(db: Queryable, address: string): Promise<void> {
-  const [row] = await db.sql<{ hits: number }>`
-    INSERT INTO rate_limit_hits (bucket, window_start, hits)
-    VALUES (${`oauth-register:${address}`}, to_timestamp(floor(extract(epoch FROM now()) / ${RATE_LIMIT.windowSeconds}) * ${RATE_LIMIT.windowSeconds}), 1)
-    ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_hits.hits + 1
-    RETURNING hits`;
-  if ((row?.hits ?? 0) > REGISTRATIONS_PER_WINDOW) {
+  if ((await countHit(db, `oauth-register:${address}`)) > REGISTRATIONS_PER_WINDOW) {
     throw new ApiError("rate_limited", 429, "too many client registrations from this address; wait for the window to end", {
       retry_after_seconds: RATE_LIMIT.windowSeconds,
     }, { "retry-after": String(RATE_LIMIT.windowSeconds) });
