@@ -3,12 +3,19 @@
  * compiled binary: sign in, create a workspace and a key, use the key over REST, revoke it from the
  * app and see the next request refused, create an agent and ask it a question over REST, browse,
  * pin and delete a fact, forget an end user, sign out. Screenshots of each page go to the temp
- * directory printed at the end (MEMORYD_SCREENSHOTS to choose one).
+ * directory printed at the end (MEMORYD_SCREENSHOTS to choose one). Last, MCP authorization as a
+ * person meets it: the MCP SDK client's authorization URL opened in the same browser, the consent
+ * page allowed, the redirect reaching the application's loopback callback (so the page's CSP lets
+ * the form lead there), and the tools listed with what was granted.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { MemoryOAuthProvider } from "../helpers/oauth";
 import { cleanup, request, startServer, tempDir, type ServerHandle } from "./binary";
 
 setDefaultTimeout(120_000);
@@ -181,4 +188,45 @@ test("on a phone-sized screen the app still lays out, and signing out ends the s
   expect(denied.status).toBe(401);
   expect(pageErrors).toEqual([]);
   console.log(`screenshots: ${shots}`);
+});
+
+test("a person allows an MCP client on the consent page and the client calls tools with what was granted", async () => {
+  const received: URL[] = [];
+  // The application's redirect target: it records what the browser brings back.
+  const callback = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(req) {
+      received.push(new URL(req.url));
+      return new Response("<p>You can close this window.</p>", { headers: { "content-type": "text/html" } });
+    },
+  });
+  try {
+    expect(server.secret).toMatch(/^ak_test_/);
+    const provider = new MemoryOAuthProvider(`http://127.0.0.1:${callback.port}/callback`);
+    const transport = new StreamableHTTPClientTransport(new URL("/v1/mcp", server.url), { authProvider: provider });
+    await expect(new Client({ name: "browser-flow", version: "1.0.0" }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+
+    const consent = await browser.newPage();
+    await consent.goto(provider.authorizationUrl!.href);
+    await consent.getByRole("heading", { name: /Allow Test Connector/ }).waitFor();
+    await consent.getByLabel(/answers\.write/).uncheck();
+    await consent.getByLabel("API key of the workspace").fill(server.secret!);
+    await consent.getByRole("button", { name: "Allow" }).click();
+    await consent.waitForURL((url) => url.port === String(callback.port));
+    await consent.close();
+    const back = received.find((url) => url.pathname === "/callback")!;
+    expect(back.searchParams.get("state")).toBe("state-123");
+    expect(back.searchParams.get("iss")).toBe(server.url);
+
+    await transport.finishAuth(back.searchParams.get("code")!);
+    const client = new Client({ name: "browser-flow", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL("/v1/mcp", server.url), { authProvider: provider }));
+    const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(tools).toEqual(["get_memory_context", "search_memory", "teach_memory", "whoami"]);
+    expect(provider.saved?.scope).toBe("memory.read memory.write");
+    await client.close();
+  } finally {
+    callback.stop(true);
+  }
 });
