@@ -41,6 +41,13 @@ export interface Postings {
   size: number;
   /** Live facts holding the term: the document frequency of BM25's IDF. */
   df: number;
+  /**
+   * The largest tf and the shortest fact among the postings (dead ones included until
+   * compaction): what bounds the term's BM25 weight for MaxScore. A removal leaves them as they
+   * are, which keeps them bounds.
+   */
+  maxTf: number;
+  minLength: number;
 }
 
 /** A distinct subject string and its terms, to tell when a query names it. */
@@ -205,7 +212,7 @@ export class FactIndex {
   private post(term: string, ord: number, tf: number): void {
     let p = this.postings.get(term);
     if (!p) {
-      p = { data: new Uint32Array(2), size: 0, df: 0 };
+      p = { data: new Uint32Array(2), size: 0, df: 0, maxTf: 0, minLength: 0xffff };
       this.postings.set(term, p);
       const prefix = term.slice(0, 2);
       const bucket = this.termsByPrefix.get(prefix);
@@ -222,6 +229,8 @@ export class FactIndex {
     }
     p.data[p.size++] = ((ord << TF_BITS) | Math.min(tf, TF_MAX)) >>> 0;
     p.df += 1;
+    p.maxTf = Math.max(p.maxTf, Math.min(tf, TF_MAX));
+    p.minLength = Math.min(p.minLength, this.lengthOf[ord]!);
   }
 
   private subjectId(name: string): number {
@@ -310,10 +319,15 @@ export class FactIndex {
         continue;
       }
       let size = 0;
+      p.maxTf = 0;
+      p.minLength = 0xffff;
       for (let i = 0; i < p.size; i++) {
         const packed = p.data[i]!;
         const moved = remap[packed >>> TF_BITS]!;
-        if (moved >= 0) p.data[size++] = ((moved << TF_BITS) | (packed & TF_MAX)) >>> 0;
+        if (moved < 0) continue;
+        p.data[size++] = ((moved << TF_BITS) | (packed & TF_MAX)) >>> 0;
+        p.maxTf = Math.max(p.maxTf, packed & TF_MAX);
+        p.minLength = Math.min(p.minLength, this.lengthOf[moved]!);
       }
       p.size = size;
       this.stringBytes += 2 * term.length + 64;

@@ -3,22 +3,49 @@ import { KINDS, LIVE, INFERRED, QUESTION, SENSITIVE, TEAM, TF_BITS, type FactInd
 import { termsOf, trigramsOf, trigramSimilarity, wordsOf } from "./terms";
 
 /**
- * BM25's term-frequency saturation and length normalisation. A fact is one short statement: a word
- * said twice adds little, so frequency saturates almost at once (on LoCoMo, k1 1.2 loses about a
- * point of recall@10 against 0.01; bench/locomo.ts).
+ * The ranking function's parameters as one table, chosen on the development sets by
+ * bench/retrieval.ts (LoCoMo's short chat turns and LongMemEval's long sessions, each beside a
+ * plain BM25); docs/ARCHITECTURE.md says what each signal is for.
  */
-const K1 = 0.01;
-const B = 0.5;
-/**
- * Candidates come from the rarest query words while their document frequencies sum to at most
- * this (the rarest always counts); commoner words only add to the score of those candidates. It
- * bounds the work per query whatever the workspace size, and loses nothing a reader would miss: a
- * fact holding every query word holds the rarest one too. While fewer visible candidates than the
- * ranking keeps have been found, the next word selects too: only visible facts become candidates,
- * so a word that only hidden facts hold (another end user's, sensitive ones for an external key)
- * can neither starve the caller's results nor be detected through them.
- */
-const CANDIDATE_BUDGET = 4000;
+export interface RankingParams {
+  /** BM25 term-frequency saturation: how much a word said again adds. */
+  k1: number;
+  /** BM25 length normalisation: 0 ignores a fact's length, 1 divides by it in full. */
+  b: number;
+  /**
+   * Lengths (in terms) below this count as this: among one-line statements length says little
+   * about focus, so normalisation only sets in for longer texts (notes, pasted turns).
+   */
+  minLength: number;
+  /** Added when the query names the fact's subject as a phrase ("what did Priya decide"). */
+  subject: number;
+  /** Added to facts about the end user named in the call. */
+  endUser: number;
+  /** Times the fact's confidence (0-1). */
+  confidence: number;
+  /** Times exp(-age / recencyDays). */
+  recency: number;
+  recencyDays: number;
+  /** Taken from a short fact phrased as a question: it asks rather than records. */
+  question: number;
+  /** Times the share of the query's trigrams the fact holds, for the best `rerankDepth`. */
+  phrasing: number;
+  rerankDepth: number;
+}
+
+export const RANKING: Readonly<RankingParams> = {
+  k1: 1.6,
+  b: 1.0,
+  minLength: 25,
+  subject: 3.0,
+  endUser: 0.5,
+  confidence: 0.2,
+  recency: 0.2,
+  recencyDays: 180,
+  question: 1.0,
+  phrasing: 2.0,
+  rerankDepth: 40,
+};
 
 /** Distinct query terms considered at most (a 2000-character query has hundreds of words). */
 const MAX_QUERY_TERMS = 64;
@@ -27,29 +54,10 @@ const PREFIX_EXPANSIONS = 3;
 const FUZZY_EXPANSIONS = 2;
 /** Trigram similarity a known term needs to stand in for an unknown query word (a typo). */
 const FUZZY_MIN_SIMILARITY = 0.3;
-/**
- * A fact holding every word of a query of two or more words outranks one that does not: it is
- * the fact asked about, however common those words are. Larger than any other signal.
- */
-const COMPLETE_MATCH_BONUS = 100;
-/**
- * Bonus when the query names the fact's subject as a phrase ("what did Priya decide" and a fact
- * about Priya): about one rare matching term, so facts about the person asked about come first
- * among comparable matches without burying a strong match about someone else.
- */
-const SUBJECT_WEIGHT = 3.0;
-const END_USER_WEIGHT = 0.5;
-const CONFIDENCE_WEIGHT = 0.2;
-const RECENCY_WEIGHT = 0.2;
-const RECENCY_SCALE_MS = 180 * 86_400_000;
-/** What a "fact" phrased as a question loses: it asks rather than records. */
-const QUESTION_PENALTY = 1.0;
-/** How many of the best candidates (at least) are re-scored by phrasing. */
-const RERANK_DEPTH = 40;
 /** Queries longer than this skip the phrasing re-score: long text carries no phrasing signal. */
 const PHRASING_MAX_QUERY = 200;
-/** Weight of the share of the query's trigrams the fact holds (0-1). */
-const PHRASING_WEIGHT = 2.0;
+/** A question this long or shorter is only a question; a longer text asks after saying something. */
+const QUESTION_MAX_TERMS = 24;
 
 /** Who may see what: the visibility rules of DESIGN.md, compiled against one index. */
 export interface ReadFilter {
@@ -147,73 +155,42 @@ export interface RankOptions {
   onlyEndUser?: boolean;
   exclude?: ReadonlySet<string>;
   now?: number;
+  /** The ranking parameters; RANKING unless a bench tries others. */
+  params?: RankingParams;
 }
 
-/** Per-index scratch space for scoring, reused by every query (JavaScript runs one at a time). */
-interface Scratch {
-  score: Float64Array;
-  covered: Uint8Array;
-  seenIn: Uint32Array;
-  groupIn: Uint32Array;
-  epoch: number;
-}
-const scratches = new WeakMap<FactIndex, Scratch>();
+/** Per-index score slots, reused by every query (JavaScript runs one at a time). */
+const scoreSlots = new WeakMap<FactIndex, Float64Array>();
 
-function scratchFor(index: FactIndex): Scratch {
-  let s = scratches.get(index);
-  if (!s || s.score.length < index.count) {
-    const size = Math.max(index.flags.length, 64);
-    s = { score: new Float64Array(size), covered: new Uint8Array(size), seenIn: new Uint32Array(size), groupIn: new Uint32Array(size), epoch: 0 };
-    scratches.set(index, s);
+function scoresFor(index: FactIndex): Float64Array {
+  let slots = scoreSlots.get(index);
+  if (!slots || slots.length < index.count) {
+    slots = new Float64Array(Math.max(index.flags.length, 64));
+    scoreSlots.set(index, slots);
   }
-  if (s.epoch > 0xfffff000) {
-    s.seenIn.fill(0);
-    s.groupIn.fill(0);
-    s.epoch = 0;
-  }
-  return s;
+  return slots;
 }
 
-/** Adds one posting's BM25 weight to its fact, and counts the query word as covered once. */
-function credit(
-  s: Scratch,
-  ord: number,
-  packed: number,
-  idfK1: number,
-  lengthScale: number,
-  length: number,
-  queryEpoch: number,
-  groupEpoch: number,
-  touched: number[],
-): void {
-  const tf = packed & 0xff;
-  const w = (idfK1 * tf) / (tf + K1 * (1 - B + lengthScale * length));
-  if (s.seenIn[ord] !== queryEpoch) {
-    s.seenIn[ord] = queryEpoch;
-    s.score[ord] = w;
-    s.covered[ord] = 0;
-    touched.push(ord);
-  } else {
-    s.score[ord] = s.score[ord]! + w;
+/**
+ * The first posting at or after `from` whose ordinal is at least `ord` (postings are in ordinal
+ * order): galloping, then binary search, so skipping far ahead costs a logarithm, not a scan.
+ */
+function seek(data: Uint32Array, size: number, from: number, ord: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < size && data[hi]! >>> TF_BITS < ord) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
   }
-  if (s.groupIn[ord] !== groupEpoch) {
-    s.groupIn[ord] = groupEpoch;
-    s.covered[ord] = s.covered[ord]! + 1;
-  }
-}
-
-/** Index of the posting of `ord` in ordinal-sorted packed postings, or -1. */
-function findPosting(data: Uint32Array, size: number, ord: number): number {
-  let lo = 0;
-  let hi = size - 1;
-  while (lo <= hi) {
+  hi = Math.min(hi, size);
+  while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const at = data[mid]! >>> TF_BITS;
-    if (at === ord) return mid;
-    if (at < ord) lo = mid + 1;
-    else hi = mid - 1;
+    if (data[mid]! >>> TF_BITS < ord) lo = mid + 1;
+    else hi = mid;
   }
-  return -1;
+  return lo;
 }
 
 /** Higher score first, then the more recent fact, then the larger id: a total, stable order. */
@@ -268,88 +245,119 @@ class TopK {
   }
 }
 
+/** One query term's postings as the ranking walks them. */
+interface Cursor {
+  data: Uint32Array;
+  size: number;
+  at: number;
+  idfK1: number;
+  /** No fact can get more than this from the term (BM25 at the list's largest tf and shortest fact). */
+  bound: number;
+}
+
+/** Slack for float summation order when a bound is compared with a score. */
+const EPSILON = 1e-9;
+
 /**
- * Ranks the visible facts matching a planned query, best first. Term at a time over the postings,
- * candidates from the rarest words (CANDIDATE_BUDGET): BM25 per query word (an expanded word scores its known terms), then per matched fact the
- * complete-match, subject-named, end-user, confidence and recency signals minus the question
- * penalty; the best `max(40, limit)` are re-scored by how much of the query's phrasing (trigrams)
- * they share. Ties: more recent, then larger id. No fact outside `filter` is ever scored.
+ * Ranks the visible facts matching a planned query, best first. A fact's score is BM25 over the
+ * query words it holds (an expanded word scores its known terms), plus the subject-named,
+ * end-user, confidence and recency signals, minus the question penalty; the best `rerankDepth`
+ * by that score are re-scored by how much of the query's phrasing (trigrams) they share. Ties: more recent, then larger id. No fact outside `filter` is scored.
+ *
+ * Exact top-k with MaxScore (Turtle and Flood): the postings are walked a fact at a time in
+ * ordinal order; once the kept facts' worst score is above what the lower-bound terms could give
+ * together, those terms stop proposing facts and are only looked up for facts the others found.
+ * It skips only facts that cannot enter the result, so the result is the one an exhaustive
+ * scoring of every visible fact that shares a query term would give.
  */
 export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter, options: RankOptions): number[] {
   if (plan.groups.length === 0 || options.limit <= 0) return [];
-  const s = scratchFor(index);
-  const queryEpoch = ++s.epoch;
-  const avgLength = index.live > 0 ? index.totalLength / index.live : 1;
-  const touched: number[] = [];
-  const { seenIn, score } = s;
+  const p = options.params ?? RANKING;
+  const score = scoresFor(index);
+  const avgLength = Math.max(index.live > 0 ? index.totalLength / index.live : 1, p.minLength, 1);
   const { flags, lengthOf } = index;
-  // BM25's length factor per fact, folded: weight = idf * tf * (k1 + 1) / (tf + k1 * norm).
-  const lengthScale = B / avgLength;
-  const keep = Math.max(RERANK_DEPTH, options.limit);
+  // weight = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * max(length, minLength) / avgLength)), folded.
+  const base = p.k1 * (1 - p.b);
+  const perLength = (p.k1 * p.b) / avgLength;
+  const weigh = (idfK1: number, tf: number, length: number): number => (idfK1 * tf) / (tf + base + perLength * Math.max(length, p.minLength));
+  const cursors: Cursor[] = [];
+  for (const group of plan.groups) {
+    group.postings.forEach((postings, t) => {
+      if (postings.size === 0) return;
+      const idfK1 = group.idf[t]! * (p.k1 + 1);
+      cursors.push({ data: postings.data, size: postings.size, at: 0, idfK1, bound: weigh(idfK1, postings.maxTf, postings.minLength) });
+    });
+  }
+  cursors.sort((a, b) => a.bound - b.bound);
+  // upTo[i]: the most terms 0..i can give together.
+  const upTo: number[] = [];
+  cursors.reduce((sum, c, i) => (upTo[i] = sum + c.bound), 0);
+  const now = options.now ?? Date.now();
+  const recencyMs = p.recencyDays * 86_400_000;
+  const extraBound = (plan.namedSubjects.size > 0 ? p.subject : 0) + (filter.endUser >= 0 ? p.endUser : 0) + p.confidence + p.recency;
+  const extraOf = (ord: number): number =>
+    (plan.namedSubjects.has(index.subjectOf[ord]!) ? p.subject : 0) +
+    (index.endUserOf[ord]! >= 0 ? p.endUser : 0) +
+    p.confidence * index.confidence[ord]! +
+    p.recency * Math.exp(-(now - index.recordedAt[ord]!) / recencyMs) -
+    ((flags[ord]! & QUESTION) !== 0 && lengthOf[ord]! <= QUESTION_MAX_TERMS ? p.question : 0);
   const onlyEndUser = options.onlyEndUser === true;
   const exclude = options.exclude;
-  let budget = CANDIDATE_BUDGET;
-  for (let g = 0; g < plan.groups.length; g++) {
-    const group = plan.groups[g]!;
-    // Groups are rarest first: once one does not fit the budget (and enough candidates were
-    // found), the rest only score.
-    const selects = g === 0 || touched.length < keep || group.df <= budget;
-    budget = selects ? budget - group.df : -1;
-    const groupEpoch = ++s.epoch;
-    for (let t = 0; t < group.postings.length; t++) {
-      const p = group.postings[t]!;
-      const idf = group.idf[t]!;
-      const data = p.data;
-      const size = p.size;
-      if (!selects && touched.length * Math.log2(size + 1) < size) {
-        // Few candidates against long postings: look each candidate up (postings are in
-        // ordinal order) instead of scanning the whole list.
-        for (let c = 0, n = touched.length; c < n; c++) {
-          const ord = touched[c]!;
-          const at = findPosting(data, size, ord);
-          if (at >= 0) credit(s, ord, data[at]!, idf * (K1 + 1), lengthScale, lengthOf[ord]!, queryEpoch, groupEpoch, touched);
-        }
-        continue;
+  const accepts = (ord: number): boolean =>
+    isVisible(index, ord, filter) && (!onlyEndUser || index.endUserOf[ord]! >= 0) && (exclude === undefined || !exclude.has(index.ids[ord]!));
+
+  const top = new TopK(Math.max(p.rerankDepth, options.limit), (a, b) => better(index, score, a, b));
+  // Cursors below `essential` no longer propose facts; the kept facts' worst score is `threshold`.
+  let essential = 0;
+  let threshold = Number.NEGATIVE_INFINITY;
+  const n = cursors.length;
+  for (;;) {
+    let ord = Number.MAX_SAFE_INTEGER;
+    for (let i = essential; i < n; i++) {
+      const c = cursors[i]!;
+      if (c.at < c.size) ord = Math.min(ord, c.data[c.at]! >>> TF_BITS);
+    }
+    if (ord === Number.MAX_SAFE_INTEGER) break;
+    const length = lengthOf[ord]!;
+    let sum = 0;
+    for (let i = essential; i < n; i++) {
+      const c = cursors[i]!;
+      if (c.at < c.size && c.data[c.at]! >>> TF_BITS === ord) {
+        sum += weigh(c.idfK1, c.data[c.at]! & 0xff, length);
+        c.at += 1;
       }
-      for (let i = 0; i < size; i++) {
-        const packed = data[i]!;
-        const ord = packed >>> TF_BITS;
-        if (seenIn[ord] !== queryEpoch) {
-          if (!selects || (flags[ord]! & LIVE) === 0) continue;
-          // The one place a fact becomes a candidate: the caller's visibility and options decide.
-          if (!isVisible(index, ord, filter)) continue;
-          if (onlyEndUser && index.endUserOf[ord]! < 0) continue;
-          if (exclude !== undefined && exclude.has(index.ids[ord]!)) continue;
-        }
-        credit(s, ord, packed, idf * (K1 + 1), lengthScale, lengthOf[ord]!, queryEpoch, groupEpoch, touched);
+    }
+    // The one place a fact becomes a candidate: the caller's visibility and options decide.
+    if (!accepts(ord)) continue;
+    const extra = extraOf(ord);
+    let complete = true;
+    for (let i = essential - 1; i >= 0; i--) {
+      if (sum + upTo[i]! + extra + EPSILON < threshold) {
+        complete = false;
+        break;
       }
+      const c = cursors[i]!;
+      c.at = seek(c.data, c.size, c.at, ord);
+      if (c.at < c.size && c.data[c.at]! >>> TF_BITS === ord) sum += weigh(c.idfK1, c.data[c.at]! & 0xff, length);
+    }
+    if (!complete) continue;
+    score[ord] = sum + extra;
+    if (top.items.length === top.size && score[ord]! + EPSILON < threshold) continue;
+    top.offer(ord);
+    if (top.items.length === top.size) {
+      threshold = score[top.items[0]!]!;
+      while (essential < n && upTo[essential]! + extraBound + EPSILON < threshold) essential += 1;
     }
   }
 
-  const now = options.now ?? Date.now();
-  const complete = plan.groups.length;
-  const top = new TopK(keep, (a, b) => better(index, score, a, b));
-  for (const ord of touched) {
-    score[ord] =
-      score[ord]! +
-      (complete > 1 && s.covered[ord] === complete ? COMPLETE_MATCH_BONUS : 0) +
-      (plan.namedSubjects.has(index.subjectOf[ord]!) ? SUBJECT_WEIGHT : 0) +
-      (index.endUserOf[ord]! >= 0 ? END_USER_WEIGHT : 0) +
-      CONFIDENCE_WEIGHT * index.confidence[ord]! +
-      RECENCY_WEIGHT * Math.exp(-(now - index.recordedAt[ord]!) / RECENCY_SCALE_MS) -
-      ((flags[ord]! & QUESTION) !== 0 ? QUESTION_PENALTY : 0);
-    // Most candidates lose to the worst kept one on score alone: skip the heap for them.
-    if (top.items.length === top.size && score[ord]! < score[top.items[0]!]!) continue;
-    top.offer(ord);
-  }
-
-  const best = top.items;
-  if (plan.trigrams === null) return top.sorted().slice(0, options.limit);
+  const ranked = top.sorted();
+  if (plan.trigrams === null || p.phrasing === 0) return ranked.slice(0, options.limit);
+  // The re-score reorders a fixed depth, so a smaller limit returns a prefix of a larger one.
+  const head = ranked.slice(0, p.rerankDepth);
   const final = new Map<number, number>();
-  for (const ord of best) {
-    final.set(ord, score[ord]! + PHRASING_WEIGHT * phrasingShare(plan.trigrams, index.texts[ord]!));
-  }
-  return best.sort((a, b) => (better(index, final, a, b) ? -1 : 1)).slice(0, options.limit);
+  for (const ord of head) final.set(ord, score[ord]! + p.phrasing * phrasingShare(plan.trigrams, index.texts[ord]!));
+  head.sort((a, b) => (better(index, final, a, b) ? -1 : 1));
+  return [...head, ...ranked.slice(p.rerankDepth)].slice(0, options.limit);
 }
 
 /**
@@ -389,3 +397,4 @@ export function pinnedFacts(index: FactIndex, filter: ReadFilter, limit: number)
   for (const ord of index.pinned) if (isVisible(index, ord, filter)) top.offer(ord);
   return top.sorted();
 }
+

@@ -1,0 +1,350 @@
+/**
+ * Retrieval quality on two development sets, each beside a plain BM25 over the same texts in the
+ * same run:
+ * - LoCoMo (short chat turns): every turn of a conversation taught as a fact (one workspace per
+ *   conversation), every question of categories 1-4 searched; evidence recall@1/5/10/20, hit@10.
+ * - LongMemEval-S dev (long chat sessions, user and assistant): every turn of a question's
+ *   haystack taught as a fact (one workspace per question); turn recall@5/10, session
+ *   recall@5/10 and NDCG@10, per question type.
+ *
+ * Facts are taught with `teachFacts` (20 per call, as the REST route allows) and searched with
+ * `searchFacts` (limit 20), the functions behind the API. Each question falls in the `tune` or the
+ * `check` split by a hash of its id: tune on one, confirm on the other (`--split`).
+ *
+ * Usage: bun bench/retrieval.ts [--data locomo|longmemeval|all] [--split tune|check|all]
+ *          [--questions N] [--save-facts DIR | --facts DIR] [--dump FILE]
+ * `--save-facts DIR` keeps what capture stored (per workspace, the live facts); `--facts DIR`
+ * ranks those again in process without teaching (for sweeping ranking changes: capture is not
+ * re-run, so only use it while capture is unchanged). Embedded PGlite in a temp dir by default;
+ * BENCH_DATABASE_URL (an admin URL) teaches into a fresh PostgreSQL database instead.
+ * LOCOMO_PATH and LONGMEMEVAL_PATH override the data files.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { authenticate, type AuthContext } from "../src/auth/authenticate";
+import { createKey } from "../src/auth/keys";
+import { createWorkspace } from "../src/auth/workspaces";
+import { normalizeForDuplicates } from "../src/capture/analyze";
+import { teachFacts } from "../src/capture/teach";
+import type { Db } from "../src/db/types";
+import { loadLiveFacts } from "../src/memory/changes";
+import { FactIndex, type IndexedFact } from "../src/memory/index/fact-index";
+import { RANKING, type RankingParams } from "../src/memory/index/ranking";
+import { FactIndexes } from "../src/memory/index/registry";
+import { searchFacts, searchIndex } from "../src/memory/search";
+import { ALL_SCOPES } from "../src/schema/auth";
+import { callerOf, type ServiceContext } from "../src/service";
+import { Bm25, ENGLISH_STOP_WORDS } from "./lib/bm25";
+import { openBenchDatabase } from "./lib/database";
+import { factText, loadLocomo } from "./lib/locomo-data";
+import { loadLongMemEval } from "./lib/longmemeval-data";
+import { percentile } from "./lib/metrics";
+import { argValue } from "./support/args";
+
+const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
+const LONGMEMEVAL_PATH = process.env.LONGMEMEVAL_PATH ?? join(import.meta.dir, "data", "longmemeval", "dev.jsonl.gz");
+const TEACH_BATCH = 20;
+const SEARCH_LIMIT = 20;
+
+/** A text taught as a fact, and the evidence unit (turn) it stands for. */
+interface Unit {
+  id: string;
+  /** The session the unit belongs to (session-level recall). */
+  session: string;
+  text: string;
+}
+
+interface Question {
+  id: string;
+  /** LoCoMo category or LongMemEval question type. */
+  group: string;
+  query: string;
+  evidence: string[];
+  evidenceSessions: string[];
+}
+
+/** One workspace's worth: the texts to teach and the questions asked of them. */
+interface Haystack {
+  key: string;
+  units: Unit[];
+  questions: Question[];
+}
+
+interface Dataset {
+  name: "locomo" | "longmemeval";
+  title: string;
+  haystacks: Haystack[];
+  /** Measures reported, in order: "turn@k", "session@k", "ndcg@10", "hit@10". */
+  measures: string[];
+}
+
+/** FNV-1a: a stable split of question ids, the same on every machine and run. */
+function splitOf(id: string): "tune" | "check" {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return h % 3 === 0 ? "check" : "tune";
+}
+
+function locomoDataset(): Dataset {
+  const conversations = loadLocomo(LOCOMO_PATH);
+  return {
+    name: "locomo",
+    title: "LoCoMo, categories 1-4",
+    measures: ["turn@1", "turn@5", "turn@10", "turn@20", "hit@10"],
+    haystacks: conversations.map((c) => ({
+      key: c.sampleId,
+      units: c.turns.map((t) => ({ id: t.diaId, session: t.diaId.split(":")[0]!, text: factText(t) })),
+      questions: c.questions
+        .map((q, i) => ({ q, i }))
+        .filter(({ q }) => q.category >= 1 && q.category <= 4 && q.evidence.length > 0)
+        .map(({ q, i }) => ({
+          id: `${c.sampleId}:${i}`,
+          group: String(q.category),
+          query: q.question,
+          evidence: q.evidence,
+          evidenceSessions: [...new Set(q.evidence.map((e) => e.split(":")[0]!))],
+        })),
+    })),
+  };
+}
+
+function longMemEvalDataset(): Dataset {
+  return {
+    name: "longmemeval",
+    title: "LongMemEval-S dev",
+    measures: ["turn@5", "turn@10", "session@5", "session@10", "ndcg@10"],
+    haystacks: loadLongMemEval(LONGMEMEVAL_PATH).map((q) => ({
+      key: q.id,
+      units: q.units.map((u) => ({ id: u.turnId, session: u.sessionId, text: u.text })),
+      questions: [{ id: q.id, group: q.type, query: q.question, evidence: q.evidenceTurns, evidenceSessions: q.evidenceSessions }],
+    })),
+  };
+}
+
+interface Ranked {
+  question: Question;
+  /** Per result, best first: the units it stands for. */
+  ranked: Unit[][];
+}
+
+function measure(r: Ranked, name: string): number {
+  const [kind, kText] = name.split("@") as [string, string];
+  const k = Number(kText);
+  const top = r.ranked.slice(0, k);
+  if (kind === "turn") {
+    const found = new Set(top.flat().map((u) => u.id));
+    return r.question.evidence.filter((e) => found.has(e)).length / r.question.evidence.length;
+  }
+  if (kind === "session") {
+    const found = new Set(top.flat().map((u) => u.session));
+    return r.question.evidenceSessions.filter((s) => found.has(s)).length / r.question.evidenceSessions.length;
+  }
+  if (kind === "hit") {
+    const found = new Set(top.flat().map((u) => u.id));
+    return r.question.evidence.some((e) => found.has(e)) ? 1 : 0;
+  }
+  // NDCG with binary gains: a result is relevant when it holds an evidence unit not credited yet.
+  const evidence = new Set(r.question.evidence);
+  let dcg = 0;
+  top.forEach((units, i) => {
+    const fresh = units.filter((u) => evidence.delete(u.id));
+    if (fresh.length > 0) dcg += 1 / Math.log2(i + 2);
+  });
+  let ideal = 0;
+  for (let i = 0; i < Math.min(k, r.question.evidence.length); i++) ideal += 1 / Math.log2(i + 2);
+  return dcg / ideal;
+}
+
+const mean = (xs: number[]): number => (xs.length === 0 ? Number.NaN : (100 * xs.reduce((a, b) => a + b, 0)) / xs.length);
+const fmt = (x: number): string => (Number.isNaN(x) ? "–" : x.toFixed(1));
+
+function table(dataset: Dataset, systems: { name: string; results: Ranked[] }[]): string {
+  const groups = [...new Set(dataset.haystacks.flatMap((h) => h.questions.map((q) => q.group)))].sort();
+  const lines = [`| group | questions | system | ${dataset.measures.join(" | ")} |`, `|---|---:|---|${dataset.measures.map(() => "---:").join("|")}|`];
+  for (const group of [...groups, "**all**"]) {
+    for (const system of systems) {
+      const results = group === "**all**" ? system.results : system.results.filter((r) => r.question.group === group);
+      const cells = dataset.measures.map((m) => fmt(mean(results.map((r) => measure(r, m)))));
+      lines.push(`| ${group} | ${results.length} | ${system.name} | ${cells.join(" | ")} |`);
+    }
+  }
+  return lines.join("\n");
+}
+
+/** A fresh workspace and an internal key on it; the AuthContext comes from the real authenticate(). */
+async function freshWorkspace(db: Db, key: string): Promise<AuthContext> {
+  const slug = `bench-${key.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${Date.now().toString(36)}`.slice(0, 63);
+  const workspace = await createWorkspace(db, slug, 0);
+  const created = await createKey(db, "test", { workspace: workspace.slug, name: "retrieval bench", scopes: [...ALL_SCOPES], audience: "internal" });
+  return authenticate(db, created.secret, "bench");
+}
+
+async function liveFacts(db: Db, workspaceId: string): Promise<IndexedFact[]> {
+  const all: IndexedFact[] = [];
+  for (;;) {
+    const page = await loadLiveFacts(db, workspaceId, all.at(-1)?.id ?? "", 10_000);
+    all.push(...page);
+    if (page.length < 10_000) return all;
+  }
+}
+
+/** Which units each stored fact stands for: same text, else the same duplicate key (a skipped duplicate). */
+function unitsOfFacts(facts: readonly IndexedFact[], units: readonly Unit[]): Map<string, Unit[]> {
+  const byText = new Map<string, string>();
+  const byNormalized = new Map<string, string>();
+  for (const f of facts) {
+    byText.set(f.text, f.id);
+    byNormalized.set(normalizeForDuplicates(f.text), f.id);
+  }
+  const out = new Map<string, Unit[]>();
+  for (const unit of units) {
+    const id = byText.get(unit.text) ?? byNormalized.get(normalizeForDuplicates(unit.text));
+    if (id === undefined) continue; // superseded: search can no longer return it
+    const list = out.get(id);
+    if (list) list.push(unit);
+    else out.set(id, [unit]);
+  }
+  return out;
+}
+
+interface RunStats {
+  facts: number;
+  units: number;
+  teachMs: number;
+  latencies: number[];
+}
+
+/** `--params k1=1.5,b=0.8`: ranking parameters to try instead of RANKING (with `--facts` only). */
+function paramsFromArgs(): RankingParams {
+  const params: RankingParams = { ...RANKING };
+  for (const pair of (argValue("--params") ?? "").split(",").filter((p) => p !== "")) {
+    const [name, value] = pair.split("=") as [keyof RankingParams, string];
+    if (!(name in RANKING) || !Number.isFinite(Number(value))) usage(`--params: unknown parameter or bad value in ${pair}`);
+    params[name] = Number(value);
+  }
+  return params;
+}
+const params = paramsFromArgs();
+
+const wanted = (q: Question, split: string): boolean => split === "all" || splitOf(q.id) === split;
+
+async function runDataset(dataset: Dataset, split: string, maxQuestions: number, savedDir: string | undefined, loadDir: string | undefined): Promise<{ memoryd: Ranked[]; bm25: Ranked[]; bm25Stop: Ranked[]; stats: RunStats; label: string }> {
+  const memoryd: Ranked[] = [];
+  const bm25: Ranked[] = [];
+  const bm25Stop: Ranked[] = [];
+  const stats: RunStats = { facts: 0, units: 0, teachMs: 0, latencies: [] };
+  const haystacks: Haystack[] = [];
+  let asked = 0;
+  for (const h of dataset.haystacks) {
+    const questions = h.questions.filter((q) => wanted(q, split));
+    if (questions.length === 0 || asked >= maxQuestions) continue;
+    asked += questions.length;
+    haystacks.push({ ...h, questions });
+  }
+  const bench = loadDir === undefined ? await openBenchDatabase() : null;
+  const cacheFile = (dir: string, key: string): string => join(dir, dataset.name, `${key.replace(/[^A-Za-z0-9_-]+/g, "_")}.json`);
+  try {
+    for (const [n, h] of haystacks.entries()) {
+      let facts: IndexedFact[];
+      let search: (query: string) => Promise<string[]>;
+      if (bench === null) {
+        facts = JSON.parse(readFileSync(cacheFile(loadDir!, h.key), "utf8")) as IndexedFact[];
+        const index = new FactIndex();
+        for (const f of facts) index.add(f);
+        const v = { workspaceId: h.key, audience: "internal" as const, endUserId: null, kinds: null };
+        search = async (query) => searchIndex(index, v, { query, limit: SEARCH_LIMIT }, params).facts.map((f) => f.fact_id);
+      } else {
+        const auth = await freshWorkspace(bench.db, h.key);
+        const ctx: ServiceContext = { db: bench.db, index: new FactIndexes(bench.db, 1024 * 1024 * 1024), caller: callerOf({ ...auth, factSeq: null }, "rest") };
+        const t0 = performance.now();
+        for (let i = 0; i < h.units.length; i += TEACH_BATCH) {
+          await teachFacts(ctx, { facts: h.units.slice(i, i + TEACH_BATCH).map((u) => ({ text: u.text })) });
+        }
+        stats.teachMs += performance.now() - t0;
+        facts = await liveFacts(bench.db, auth.workspaceId);
+        if (savedDir !== undefined) {
+          mkdirSync(join(savedDir, dataset.name), { recursive: true });
+          writeFileSync(cacheFile(savedDir, h.key), JSON.stringify(facts));
+        }
+        search = async (query) => (await searchFacts(ctx, { query, limit: SEARCH_LIMIT })).facts.map((f) => f.fact_id);
+        await search("warm the index");
+      }
+      stats.facts += facts.length;
+      stats.units += h.units.length;
+      const unitsOf = unitsOfFacts(facts, h.units);
+      const plain = new Bm25(h.units.map((u) => u.text));
+      const plainStop = new Bm25(h.units.map((u) => u.text), ENGLISH_STOP_WORDS);
+      for (const q of h.questions) {
+        const t0 = performance.now();
+        const ids = await search(q.query);
+        stats.latencies.push(performance.now() - t0);
+        memoryd.push({ question: q, ranked: ids.map((id) => unitsOf.get(id) ?? []) });
+        bm25.push({ question: q, ranked: plain.search(q.query, SEARCH_LIMIT).map((i) => [h.units[i]!]) });
+        bm25Stop.push({ question: q, ranked: plainStop.search(q.query, SEARCH_LIMIT).map((i) => [h.units[i]!]) });
+      }
+      if (process.stderr.isTTY) process.stderr.write(`\r${dataset.name}: ${n + 1}/${haystacks.length} workspaces`);
+    }
+    if (process.stderr.isTTY) process.stderr.write("\n");
+    return { memoryd, bm25, bm25Stop, stats, label: bench?.label ?? `in process, facts from ${loadDir}` };
+  } finally {
+    await bench?.close();
+  }
+}
+
+function usage(message: string): never {
+  console.error(`${message}\nusage: bun bench/retrieval.ts [--data locomo|longmemeval|all] [--split tune|check|all] [--questions N] [--save-facts DIR | --facts DIR] [--dump FILE]  [--params k1=1.2,b=0.75]`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  const data = argValue("--data") ?? "all";
+  const split = argValue("--split") ?? "all";
+  const maxQuestions = Number(argValue("--questions") ?? Number.POSITIVE_INFINITY);
+  if (!["locomo", "longmemeval", "all"].includes(data)) usage("--data is locomo, longmemeval or all");
+  if (!["tune", "check", "all"].includes(split)) usage("--split is tune, check or all");
+  if (!(maxQuestions >= 1)) usage("--questions needs a number of at least 1");
+  const saveDir = argValue("--save-facts");
+  const loadDir = argValue("--facts");
+  if (saveDir !== undefined && loadDir !== undefined) usage("--save-facts and --facts exclude each other");
+  const dumpPath = argValue("--dump");
+  for (const [name, path] of [
+    ["locomo", LOCOMO_PATH],
+    ["longmemeval", LONGMEMEVAL_PATH],
+  ] as const) {
+    if ((data === name || data === "all") && !existsSync(path)) {
+      usage(`${name} data not found at ${path}: set ${name === "locomo" ? "LOCOMO_PATH" : "LONGMEMEVAL_PATH"} (see bench/README.md)`);
+    }
+  }
+  const datasets = [...(data !== "longmemeval" ? [locomoDataset()] : []), ...(data !== "locomo" ? [longMemEvalDataset()] : [])];
+  const dump: Record<string, unknown> = {};
+  for (const dataset of datasets) {
+    const started = performance.now();
+    const run = await runDataset(dataset, split, maxQuestions, saveDir, loadDir);
+    const sorted = [...run.stats.latencies].sort((a, b) => a - b);
+    console.log(`## ${dataset.title} (split: ${split}; ${run.label})\n`);
+    console.log(
+      table(dataset, [
+        { name: "memoryd", results: run.memoryd },
+        { name: "BM25", results: run.bm25 },
+      ]),
+    );
+    const stop = dataset.measures.map((m) => `${m} ${fmt(mean(run.bm25Stop.map((r) => measure(r, m))))}`).join(", ");
+    console.log(`\nBM25 (k1 1.2, b 0.75) over the same texts; with English stop words dropped: ${stop}`);
+    console.log(
+      `search (limit ${SEARCH_LIMIT}, ${sorted.length} queries): p50 ${percentile(sorted, 50).toFixed(2)} ms, p95 ${percentile(sorted, 95).toFixed(2)} ms; ` +
+        `${run.stats.units} texts taught as ${run.stats.facts} live facts${run.stats.teachMs > 0 ? ` in ${(run.stats.teachMs / 1000).toFixed(1)} s` : ""}; ` +
+        `run ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
+    dump[dataset.name] = run.memoryd.map((r, i) => ({
+      id: r.question.id,
+      group: r.question.group,
+      query: r.question.query,
+      evidence: r.question.evidence,
+      memoryd: r.ranked.map((units) => units.map((u) => u.id)),
+      bm25: run.bm25[i]!.ranked.map((units) => units.map((u) => u.id)),
+    }));
+  }
+  if (dumpPath !== undefined) writeFileSync(dumpPath, JSON.stringify(dump));
+}
+
+await main();
