@@ -54,7 +54,11 @@ export interface Postings {
 export interface Subject {
   name: string;
   terms: string[];
+  /** The facts about it, as postings (tf 1): the ranking walks them like a term's when a query names it. */
+  facts: Postings;
 }
+
+const newPostings = (): Postings => ({ data: new Uint32Array(2), size: 0, df: 0, maxTf: 0, minLength: 0xffff });
 
 /** Heap bytes of a postings object and its array beyond the array's contents (measured in bench/). */
 const POSTINGS_OVERHEAD = 96;
@@ -122,6 +126,7 @@ export class FactIndex {
     this.texts[ord] = fact.text;
     this.ordinalOf.set(fact.id, ord);
     this.subjectOf[ord] = this.subjectId(fact.subject);
+    this.lengthOf[ord] = Math.min(terms.length, 0xffff);
     const endUser = fact.endUserId === null ? -1 : this.endUserId(fact.endUserId);
     this.endUserOf[ord] = endUser;
     if (endUser >= 0) this.endUserFacts[endUser]!.push(ord);
@@ -137,7 +142,6 @@ export class FactIndex {
     if (fact.pinned) this.pinned.add(ord);
     this.confidence[ord] = fact.confidence;
     this.recordedAt[ord] = fact.recordedAt;
-    this.lengthOf[ord] = Math.min(terms.length, 0xffff);
     this.lineTokens[ord] = 0;
     this.live += 1;
     this.totalLength += this.lengthOf[ord]!;
@@ -146,6 +150,7 @@ export class FactIndex {
     const tf = new Map<string, number>();
     for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
     for (const [term, n] of tf) this.post(term, ord, n);
+    this.append(this.subjects[this.subjectOf[ord]!]!.facts, ord, 1);
   }
 
   /** Takes a fact out of search (superseded, deleted, or about to be re-added). */
@@ -157,6 +162,7 @@ export class FactIndex {
     this.pinned.delete(ord);
     this.live -= 1;
     this.totalLength -= this.lengthOf[ord]!;
+    this.subjects[this.subjectOf[ord]!]!.facts.df -= 1;
     for (const term of new Set(termsOf(`${this.subjects[this.subjectOf[ord]!]!.name} ${this.texts[ord]}`))) {
       const p = this.postings.get(term);
       if (p) p.df -= 1;
@@ -212,7 +218,7 @@ export class FactIndex {
   private post(term: string, ord: number, tf: number): void {
     let p = this.postings.get(term);
     if (!p) {
-      p = { data: new Uint32Array(2), size: 0, df: 0, maxTf: 0, minLength: 0xffff };
+      p = newPostings();
       this.postings.set(term, p);
       const prefix = term.slice(0, 2);
       const bucket = this.termsByPrefix.get(prefix);
@@ -221,6 +227,10 @@ export class FactIndex {
       this.stringBytes += 2 * term.length + 64;
       this.postingBytes += p.data.byteLength + POSTINGS_OVERHEAD;
     }
+    this.append(p, ord, tf);
+  }
+
+  private append(p: Postings, ord: number, tf: number): void {
     if (p.size === p.data.length) {
       const next = new Uint32Array(p.data.length * 2);
       this.postingBytes += p.data.byteLength;
@@ -233,12 +243,30 @@ export class FactIndex {
     p.minLength = Math.min(p.minLength, this.lengthOf[ord]!);
   }
 
+  /** Drops dead ordinals from postings and renumbers the rest (compaction), bounds recomputed. */
+  private renumber(p: Postings, remap: Int32Array): void {
+    let size = 0;
+    p.maxTf = 0;
+    p.minLength = 0xffff;
+    for (let i = 0; i < p.size; i++) {
+      const packed = p.data[i]!;
+      const moved = remap[packed >>> TF_BITS]!;
+      if (moved < 0) continue;
+      p.data[size++] = ((moved << TF_BITS) | (packed & TF_MAX)) >>> 0;
+      p.maxTf = Math.max(p.maxTf, packed & TF_MAX);
+      p.minLength = Math.min(p.minLength, this.lengthOf[moved]!);
+    }
+    p.size = size;
+    this.postingBytes += p.data.byteLength + POSTINGS_OVERHEAD;
+  }
+
   private subjectId(name: string): number {
     let id = this.subjectIds.get(name);
     if (id === undefined) {
       id = this.subjects.length;
       const terms = termsOf(name);
-      this.subjects.push({ name, terms });
+      this.subjects.push({ name, terms, facts: newPostings() });
+      this.postingBytes += 8 + POSTINGS_OVERHEAD;
       this.subjectIds.set(name, id);
       const first = terms[0];
       if (first !== undefined) {
@@ -318,21 +346,10 @@ export class FactIndex {
         this.postings.delete(term);
         continue;
       }
-      let size = 0;
-      p.maxTf = 0;
-      p.minLength = 0xffff;
-      for (let i = 0; i < p.size; i++) {
-        const packed = p.data[i]!;
-        const moved = remap[packed >>> TF_BITS]!;
-        if (moved < 0) continue;
-        p.data[size++] = ((moved << TF_BITS) | (packed & TF_MAX)) >>> 0;
-        p.maxTf = Math.max(p.maxTf, packed & TF_MAX);
-        p.minLength = Math.min(p.minLength, this.lengthOf[moved]!);
-      }
-      p.size = size;
+      this.renumber(p, remap);
       this.stringBytes += 2 * term.length + 64;
-      this.postingBytes += p.data.byteLength + POSTINGS_OVERHEAD;
     }
+    for (const subject of this.subjects) this.renumber(subject.facts, remap);
     for (const [prefix, terms] of this.termsByPrefix) {
       const kept = terms.filter((t) => this.postings.has(t));
       if (kept.length === 0) this.termsByPrefix.delete(prefix);

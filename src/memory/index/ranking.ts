@@ -249,8 +249,9 @@ class TopK {
 interface Cursor {
   data: Uint32Array;
   size: number;
-  at: number;
   idfK1: number;
+  /** The weight of every posting when it does not depend on tf (a named subject's facts), else 0. */
+  fixed: number;
   /** No fact can get more than this from the term (BM25 at the list's largest tf and shortest fact). */
   bound: number;
 }
@@ -285,8 +286,13 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     group.postings.forEach((postings, t) => {
       if (postings.size === 0) return;
       const idfK1 = group.idf[t]! * (p.k1 + 1);
-      cursors.push({ data: postings.data, size: postings.size, at: 0, idfK1, bound: weigh(idfK1, postings.maxTf, postings.minLength) });
+      cursors.push({ data: postings.data, size: postings.size, idfK1, fixed: 0, bound: weigh(idfK1, postings.maxTf, postings.minLength) });
     });
+  }
+  // The subject bonus walks like a term, so MaxScore can stop proposing a named subject's facts too.
+  for (const subject of plan.namedSubjects) {
+    const facts = index.subjects[subject]!.facts;
+    if (p.subject > 0 && facts.size > 0) cursors.push({ data: facts.data, size: facts.size, idfK1: 0, fixed: p.subject, bound: p.subject });
   }
   cursors.sort((a, b) => a.bound - b.bound);
   // upTo[i]: the most terms 0..i can give together.
@@ -294,9 +300,8 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   cursors.reduce((sum, c, i) => (upTo[i] = sum + c.bound), 0);
   const now = options.now ?? Date.now();
   const recencyMs = p.recencyDays * 86_400_000;
-  const extraBound = (plan.namedSubjects.size > 0 ? p.subject : 0) + (filter.endUser >= 0 ? p.endUser : 0) + p.confidence + p.recency;
+  const extraBound = (filter.endUser >= 0 ? p.endUser : 0) + p.confidence + p.recency;
   const extraOf = (ord: number): number =>
-    (plan.namedSubjects.has(index.subjectOf[ord]!) ? p.subject : 0) +
     (index.endUserOf[ord]! >= 0 ? p.endUser : 0) +
     p.confidence * index.confidence[ord]! +
     p.recency * Math.exp(-(now - index.recordedAt[ord]!) / recencyMs) -
@@ -307,26 +312,38 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     isVisible(index, ord, filter) && (!onlyEndUser || index.endUserOf[ord]! >= 0) && (exclude === undefined || !exclude.has(index.ids[ord]!));
 
   const top = new TopK(Math.max(p.rerankDepth, options.limit), (a, b) => better(index, score, a, b));
+  // The cursors in parallel arrays, bound order: the loop below runs once per fact proposed.
+  const n = cursors.length;
+  const data = cursors.map((c) => c.data);
+  const size = Int32Array.from(cursors, (c) => c.size);
+  const at = new Int32Array(n);
+  const idfK1 = Float64Array.from(cursors, (c) => c.idfK1);
+  const fixed = Float64Array.from(cursors, (c) => c.fixed);
+  /** The ordinal each cursor is on; NONE once it is done. */
+  const NONE = 0x7fffffff;
+  const current = Int32Array.from(cursors, (c) => (c.size > 0 ? c.data[0]! >>> TF_BITS : NONE));
+  const minLength = p.minLength;
   // Cursors below `essential` no longer propose facts; the kept facts' worst score is `threshold`.
   let essential = 0;
   let threshold = Number.NEGATIVE_INFINITY;
-  const n = cursors.length;
   for (;;) {
-    let ord = Number.MAX_SAFE_INTEGER;
-    for (let i = essential; i < n; i++) {
-      const c = cursors[i]!;
-      if (c.at < c.size) ord = Math.min(ord, c.data[c.at]! >>> TF_BITS);
-    }
-    if (ord === Number.MAX_SAFE_INTEGER) break;
+    let ord = NONE;
+    for (let i = essential; i < n; i++) if (current[i]! < ord) ord = current[i]!;
+    if (ord === NONE) break;
     const length = lengthOf[ord]!;
+    const norm = base + perLength * (length > minLength ? length : minLength);
     let sum = 0;
     for (let i = essential; i < n; i++) {
-      const c = cursors[i]!;
-      if (c.at < c.size && c.data[c.at]! >>> TF_BITS === ord) {
-        sum += weigh(c.idfK1, c.data[c.at]! & 0xff, length);
-        c.at += 1;
-      }
+      if (current[i] !== ord) continue;
+      const list = data[i]!;
+      const j = at[i]!;
+      const tf = list[j]! & 0xff;
+      sum += fixed[i]! > 0 ? fixed[i]! : (idfK1[i]! * tf) / (tf + norm);
+      at[i] = j + 1;
+      current[i] = j + 1 < size[i]! ? list[j + 1]! >>> TF_BITS : NONE;
     }
+    // Most facts cannot reach the kept ones even with every other term and signal at its best.
+    if (sum + (essential > 0 ? upTo[essential - 1]! : 0) + extraBound + EPSILON < threshold) continue;
     // The one place a fact becomes a candidate: the caller's visibility and options decide.
     if (!accepts(ord)) continue;
     const extra = extraOf(ord);
@@ -336,9 +353,13 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
         complete = false;
         break;
       }
-      const c = cursors[i]!;
-      c.at = seek(c.data, c.size, c.at, ord);
-      if (c.at < c.size && c.data[c.at]! >>> TF_BITS === ord) sum += weigh(c.idfK1, c.data[c.at]! & 0xff, length);
+      const list = data[i]!;
+      const j = seek(list, size[i]!, at[i]!, ord);
+      at[i] = j;
+      if (j < size[i]! && list[j]! >>> TF_BITS === ord) {
+        const tf = list[j]! & 0xff;
+        sum += fixed[i]! > 0 ? fixed[i]! : (idfK1[i]! * tf) / (tf + norm);
+      }
     }
     if (!complete) continue;
     score[ord] = sum + extra;
