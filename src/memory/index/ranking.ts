@@ -159,16 +159,27 @@ export interface RankOptions {
   params?: RankingParams;
 }
 
-/** Per-index score slots, reused by every query (JavaScript runs one at a time). */
-const scoreSlots = new WeakMap<FactIndex, Float64Array>();
+/** Per-index scratch space for scoring, reused by every query (JavaScript runs one at a time). */
+interface Scratch {
+  score: Float64Array;
+  /** The query a fact was scored in ahead of the walk (see PREFILL_MAX). */
+  doneIn: Uint32Array;
+  epoch: number;
+}
+const scratches = new WeakMap<FactIndex, Scratch>();
 
-function scoresFor(index: FactIndex): Float64Array {
-  let slots = scoreSlots.get(index);
-  if (!slots || slots.length < index.count) {
-    slots = new Float64Array(Math.max(index.flags.length, 64));
-    scoreSlots.set(index, slots);
+function scratchFor(index: FactIndex): Scratch {
+  let s = scratches.get(index);
+  if (!s || s.score.length < index.count) {
+    const size = Math.max(index.flags.length, 64);
+    s = { score: new Float64Array(size), doneIn: new Uint32Array(size), epoch: 0 };
+    scratches.set(index, s);
   }
-  return slots;
+  if (s.epoch >= 0xfffffff0) {
+    s.doneIn.fill(0);
+    s.epoch = 0;
+  }
+  return s;
 }
 
 /**
@@ -256,6 +267,8 @@ interface Cursor {
   bound: number;
 }
 
+/** The strongest term's facts are scored ahead of the walk when it has at most this many. */
+const PREFILL_MAX = 4096;
 /** Slack for float summation order when a bound is compared with a score. */
 const EPSILON = 1e-9;
 
@@ -274,7 +287,9 @@ const EPSILON = 1e-9;
 export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter, options: RankOptions): number[] {
   if (plan.groups.length === 0 || options.limit <= 0) return [];
   const p = options.params ?? RANKING;
-  const score = scoresFor(index);
+  const scratch = scratchFor(index);
+  const { score, doneIn } = scratch;
+  const epoch = ++scratch.epoch;
   const avgLength = Math.max(index.live > 0 ? index.totalLength / index.live : 1, p.minLength, 1);
   const { flags, lengthOf } = index;
   // weight = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * max(length, minLength) / avgLength)), folded.
@@ -326,6 +341,47 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   // Cursors below `essential` no longer propose facts; the kept facts' worst score is `threshold`.
   let essential = 0;
   let threshold = Number.NEGATIVE_INFINITY;
+  /** Scores a fact from `sum` (what the cursors from `below` up gave) by looking up the rest; -Infinity when it cannot be kept. */
+  const complete = (ord: number, sum: number, below: number, norm: number, from: Int32Array): number => {
+    const extra = extraOf(ord);
+    for (let i = below - 1; i >= 0; i--) {
+      if (sum + upTo[i]! + extra + EPSILON < threshold) return Number.NEGATIVE_INFINITY;
+      const list = data[i]!;
+      const j = seek(list, size[i]!, from[i]!, ord);
+      from[i] = j;
+      if (j < size[i]! && list[j]! >>> TF_BITS === ord) {
+        const tf = list[j]! & 0xff;
+        sum += fixed[i]! > 0 ? fixed[i]! : (idfK1[i]! * tf) / (tf + norm);
+      }
+    }
+    return sum + extra;
+  };
+  const keepIfBetter = (ord: number, total: number): void => {
+    if (top.items.length === top.size && total + EPSILON < threshold) return;
+    score[ord] = total;
+    top.offer(ord);
+    if (top.items.length === top.size) {
+      threshold = score[top.items[0]!]!;
+      while (essential < n && upTo[essential]! + extraBound + EPSILON < threshold) essential += 1;
+    }
+  };
+  // A head start: the facts of the strongest term, scored in full before the walk, usually lift
+  // the threshold so high that most weaker terms never propose a fact. The walk skips them.
+  const strongest = n - 1;
+  if (n > 1 && size[strongest]! <= PREFILL_MAX) {
+    const from = new Int32Array(n);
+    const list = data[strongest]!;
+    for (let j = 0; j < size[strongest]!; j++) {
+      const ord = list[j]! >>> TF_BITS;
+      doneIn[ord] = epoch;
+      if (!accepts(ord)) continue;
+      const length = lengthOf[ord]!;
+      const norm = base + perLength * (length > minLength ? length : minLength);
+      const tf = list[j]! & 0xff;
+      const total = complete(ord, fixed[strongest]! > 0 ? fixed[strongest]! : (idfK1[strongest]! * tf) / (tf + norm), strongest, norm, from);
+      if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
+    }
+  }
   for (;;) {
     let ord = NONE;
     for (let i = essential; i < n; i++) if (current[i]! < ord) ord = current[i]!;
@@ -342,33 +398,13 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       at[i] = j + 1;
       current[i] = j + 1 < size[i]! ? list[j + 1]! >>> TF_BITS : NONE;
     }
+    if (doneIn[ord] === epoch) continue;
     // Most facts cannot reach the kept ones even with every other term and signal at its best.
     if (sum + (essential > 0 ? upTo[essential - 1]! : 0) + extraBound + EPSILON < threshold) continue;
     // The one place a fact becomes a candidate: the caller's visibility and options decide.
     if (!accepts(ord)) continue;
-    const extra = extraOf(ord);
-    let complete = true;
-    for (let i = essential - 1; i >= 0; i--) {
-      if (sum + upTo[i]! + extra + EPSILON < threshold) {
-        complete = false;
-        break;
-      }
-      const list = data[i]!;
-      const j = seek(list, size[i]!, at[i]!, ord);
-      at[i] = j;
-      if (j < size[i]! && list[j]! >>> TF_BITS === ord) {
-        const tf = list[j]! & 0xff;
-        sum += fixed[i]! > 0 ? fixed[i]! : (idfK1[i]! * tf) / (tf + norm);
-      }
-    }
-    if (!complete) continue;
-    score[ord] = sum + extra;
-    if (top.items.length === top.size && score[ord]! + EPSILON < threshold) continue;
-    top.offer(ord);
-    if (top.items.length === top.size) {
-      threshold = score[top.items[0]!]!;
-      while (essential < n && upTo[essential]! + extraBound + EPSILON < threshold) essential += 1;
-    }
+    const total = complete(ord, sum, essential, norm, at);
+    if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
   }
 
   const ranked = top.sorted();
