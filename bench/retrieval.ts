@@ -312,7 +312,7 @@ async function main(): Promise<void> {
     ["longmemeval", LONGMEMEVAL_PATH],
   ] as const) {
     if ((data === name || data === "all") && !existsSync(path)) {
-      usage(`${name} data not found at ${path}: set ${name === "locomo" ? "LOCOMO_PATH" : "LONGMEMEVAL_PATH"} (see bench/README.md)`);
+      usage(`${name} data not found at ${path}: set ${name === "locomo" ? "LOCOMO_PATH" : "LONGMEMEVAL_PATH"} (the data sets are not vendored: README.md, "Quality and performance", says where they come from)`);
     }
   }
   const datasets = [...(data !== "longmemeval" ? [locomoDataset()] : []), ...(data !== "locomo" ? [longMemEvalDataset()] : [])];

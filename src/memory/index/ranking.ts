@@ -365,6 +365,30 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       while (essential < n && upTo[essential]! + extraBound + EPSILON < threshold) essential += 1;
     }
   };
+  if (onlyEndUser) {
+    // Only the named end user's facts may be returned: they are few, so they are scored by
+    // looking each up in every list rather than by walking the lists for them.
+    const from = new Int32Array(n);
+    for (const ord of filter.endUser >= 0 ? (index.endUserFacts[filter.endUser] ?? []) : []) {
+      if (!accepts(ord)) continue;
+      const length = lengthOf[ord]!;
+      const norm = base + perLength * (length > minLength ? length : minLength);
+      let sum = 0;
+      let holds = false;
+      for (let i = n - 1; i >= 0; i--) {
+        const list = data[i]!;
+        const j = seek(list, size[i]!, from[i]!, ord);
+        from[i] = j;
+        if (j < size[i]! && list[j]! >>> TF_BITS === ord) {
+          const tf = list[j]! & 0xff;
+          sum += fixed[i]! > 0 ? fixed[i]! : (idfK1[i]! * tf) / (tf + norm);
+          holds = true;
+        }
+      }
+      if (holds) keepIfBetter(ord, sum + extraOf(ord));
+    }
+    return rescore(index, plan, p, top.sorted(), score, options.limit);
+  }
   // A head start: the facts of the strongest term, scored in full before the walk, usually lift
   // the threshold so high that most weaker terms never propose a fact. The walk skips them.
   const strongest = n - 1;
@@ -407,14 +431,17 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
   }
 
-  const ranked = top.sorted();
-  if (plan.trigrams === null || p.phrasing === 0) return ranked.slice(0, options.limit);
-  // The re-score reorders a fixed depth, so a smaller limit returns a prefix of a larger one.
+  return rescore(index, plan, p, top.sorted(), score, options.limit);
+}
+
+/** The phrasing re-score of the best `rerankDepth`; a fixed depth, so a smaller limit returns a prefix of a larger one. */
+function rescore(index: FactIndex, plan: QueryPlan, p: RankingParams, ranked: number[], score: Float64Array, limit: number): number[] {
+  if (plan.trigrams === null || p.phrasing === 0) return ranked.slice(0, limit);
   const head = ranked.slice(0, p.rerankDepth);
   const final = new Map<number, number>();
   for (const ord of head) final.set(ord, score[ord]! + p.phrasing * phrasingShare(plan.trigrams, index.texts[ord]!));
   head.sort((a, b) => (better(index, final, a, b) ? -1 : 1));
-  return [...head, ...ranked.slice(p.rerankDepth)].slice(0, options.limit);
+  return [...head, ...ranked.slice(p.rerankDepth)].slice(0, limit);
 }
 
 /**

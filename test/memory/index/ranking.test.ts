@@ -283,7 +283,7 @@ describe("large workspaces: the exact top k of the ranking function", () => {
    * visible fact holding a query term scored in full, sorted, the best `rerankDepth` re-scored by
    * phrasing. What MaxScore may skip must never change this.
    */
-  function reference(query: string, filter: ReadFilter, limit: number): { ids: string[]; score: Map<string, number> } {
+  function reference(query: string, filter: ReadFilter, limit: number, onlyEndUser: boolean): { ids: string[]; score: Map<string, number> } {
     const p = RANKING;
     const queryTerms = [...new Set(termsOf(query))];
     const lengths = facts.map((f) => termsOf(`${f.subject} ${f.text}`).length);
@@ -292,7 +292,7 @@ describe("large workspaces: the exact top k of the ranking function", () => {
     const idf = new Map(queryTerms.map((t) => [t, Math.log(1 + (facts.length - df(t) + 0.5) / (df(t) + 0.5))]));
     const score = new Map<string, number>();
     facts.forEach((f, i) => {
-      if (!isVisible(index, index.ordinal(f.id)!, filter)) return;
+      if (!isVisible(index, index.ordinal(f.id)!, filter) || (onlyEndUser && f.endUserId === null)) return;
       const terms = termsOf(`${f.subject} ${f.text}`);
       let sum = 0;
       let holds = false;
@@ -331,12 +331,13 @@ describe("large workspaces: the exact top k of the ranking function", () => {
         fc.constantFrom<string | null>(null, "u1", "u2"),
         fc.boolean(),
         fc.integer({ min: 1, max: 100 }),
-        (words, audience, endUserId, long, limit) => {
+        fc.boolean(),
+        (words, audience, endUserId, long, limit, onlyEndUser) => {
           const filter = filterFor(index, { audience, endUserId });
           // Past 200 characters a query skips the phrasing re-score; both paths are checked.
           const query = `${words.join(" ")}${long ? " the".repeat(60) : ""}`;
-          const found = rankFacts(index, planQuery(index, query), filter, { limit, now: NOW }).map((ord) => index.ids[ord]!);
-          const expected = reference(query, filter, limit);
+          const found = rankFacts(index, planQuery(index, query), filter, { limit, now: NOW, onlyEndUser }).map((ord) => index.ids[ord]!);
+          const expected = reference(query, filter, limit, onlyEndUser);
           // Never fewer than `limit` while more visible facts hold a query word.
           expect(found.length).toBe(Math.min(limit, expected.score.size));
           expect(new Set(found).size).toBe(found.length);
