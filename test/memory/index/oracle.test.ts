@@ -177,7 +177,7 @@ describeEachDb("search index against the SQL visibility predicate (property)", (
     for (const ws of workspaces) await world.insert(ws, 50 + Math.floor(random() * 151));
 
     // The PostgreSQL `english` lexemes of every query word and, per round, of every fact: an
-    // independent account of which facts hold every word of a query.
+    // independent account of which facts hold a word of a query.
     const wordLexemes = new Map<string, string[]>();
     for (const r of await db.sql<{ w: string; lexemes: string[] }>`
       SELECT w, tsvector_to_array(to_tsvector('english', w)) AS lexemes FROM unnest(${QUERY_WORDS}::text[]) AS w`) {
