@@ -122,11 +122,14 @@ export function planQuery(index: FactIndex, query: string): QueryPlan {
     groups.push({ postings, idf: postings.map((p) => idfOf(n, p.df)), df: postings.reduce((sum, p) => sum + p.df, 0) });
   }
   groups.sort((a, b) => a.df - b.df);
+  // A named subject's terms must be planned terms too: its facts hold them, so the bonus only
+  // ever lifts a fact that matches the query (past MAX_QUERY_TERMS it would not).
+  const planned = new Set(distinct);
   const namedSubjects = new Set<number>();
   for (let i = 0; i < sequence.length; i++) {
     for (const subject of index.subjectsByFirstTerm.get(sequence[i]!) ?? []) {
       const terms = index.subjects[subject]!.terms;
-      if (terms.every((t, j) => sequence[i + j] === t)) namedSubjects.add(subject);
+      if (terms.every((t, j) => sequence[i + j] === t && planned.has(t))) namedSubjects.add(subject);
     }
   }
   return { hasTerms: sequence.length > 0, groups, namedSubjects, trigrams: query.length <= PHRASING_MAX_QUERY ? [...trigramsOf(query)] : null };
@@ -276,7 +279,8 @@ const EPSILON = 1e-9;
  * Ranks the visible facts matching a planned query, best first. A fact's score is BM25 over the
  * query words it holds (an expanded word scores its known terms), plus the subject-named,
  * end-user, confidence and recency signals, minus the question penalty; the best `rerankDepth`
- * by that score are re-scored by how much of the query's phrasing (trigrams) they share. Ties: more recent, then larger id. No fact outside `filter` is scored.
+ * by that score are re-scored by how much of the query's phrasing (trigrams) they share. Ties:
+ * more recent, then larger id. No fact outside `filter` is scored.
  *
  * Exact top-k with MaxScore (Turtle and Flood): the postings are walked a fact at a time in
  * ordinal order; once the kept facts' worst score is above what the lower-bound terms could give
