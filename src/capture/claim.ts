@@ -253,7 +253,7 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
   const decided = clause(match.groups?.value ?? "");
   // "We decided that releases ship on Thursdays": the claim is the clause's own.
   const inner = (said: string | undefined, fixed: ClaimRule["fixedSubject"]): string | null =>
-    fixed === "team" ? subjectKey : fixed === undefined && said !== undefined ? workspaceSubject(said) : null;
+    fixed === "team" ? subjectKey : fixed === undefined && said !== undefined ? workspaceSubject(said, takesPluralVerb(decided, said)) : null;
   if (how === "that") return claimOf(decided, false, inner);
   if (how === "") {
     const clauseClaim = claimOf(decided, false, inner);
@@ -374,15 +374,39 @@ function resolverFor(input: CaptureInput, subject: SubjectResult): SubjectResolv
     if (subject.subjectType === "end_user" || subject.rule === "team_member" || subject.rule === "speaker_prefix") {
       return namesOf(input, subject).has(said) ? subjectKey(input, subject) : null;
     }
-    return workspaceSubject(captured ?? "");
+    return workspaceSubject(captured ?? "", takesPluralVerb(input.text, captured ?? ""));
   };
+}
+
+/** Verb forms that agree only with a plural subject ("Retros are", "Retros happen"). */
+const PLURAL_VERBS: ReadonlySet<string> = new Set(["are", "were", "have", "do", "aren't", "weren't", "haven't", "don't"]);
+/** Base forms of verbs that date or schedule a plural subject ("Releases ship on Tuesdays"). */
+const SCHEDULE_VERBS: ReadonlySet<string> = new Set(["ship", "happen", "run", "start", "end", "go", "launch", "release", "deploy", "meet", "occur", "take"]);
+/** Words that may stand between a subject and its verb. */
+const ADVERBS: ReadonlySet<string> = new Set(["now", "still", "usually", "always", "also", "often", "never", "all", "both"]);
+
+/**
+ * Whether the subject as said takes a plural verb in the text. Only then is its trailing "s" a
+ * plural to drop: "Retros are every Friday" names the retro, while "Adams lives in Leeds" and
+ * "Vandelay Industries is on a contract" name Adams and Vandelay Industries.
+ */
+function takesPluralVerb(text: string, said: string): boolean {
+  const lower = text.toLowerCase();
+  const at = lower.indexOf(said.toLowerCase());
+  if (said === "" || at < 0) return false;
+  const following = lower.slice(at + said.length).match(/[a-z'-]+/gu) ?? [];
+  const verb = following.find((word) => !ADVERBS.has(word));
+  if (verb === undefined) return false;
+  // A verb's base form: "ship" beside "ships", "go" beside "goes".
+  return PLURAL_VERBS.has(verb) || VERB_WORDS.has(`${verb}s`) || VERB_WORDS.has(`${verb}es`) || SCHEDULE_VERBS.has(verb);
 }
 
 /**
  * A workspace subject as the sentence names it, so "The Atlas launch date" and "Atlas's launch"
- * key alike: lower-cased, without a leading article or the word "project".
+ * key alike: lower-cased, without a leading article or the word "project", and singular when the
+ * sentence made it plural (never otherwise: a name ending in "s" keeps it).
  */
-function workspaceSubject(said: string): string | null {
+function workspaceSubject(said: string, plural: boolean): string | null {
   const key = said
     .toLowerCase()
     .replace(/^the /u, "")
@@ -390,7 +414,7 @@ function workspaceSubject(said: string): string | null {
     .replace(/ project$/u, "")
     .trim()
     // "Retros are every Friday" and "the retro is every other Friday" name one thing.
-    .replace(/(?<![sua])s$/u, "");
+    .replace(/(?<![sua])s$/u, (s) => (plural ? "" : s));
   if (key === "" || /^(?:my|our) /u.test(key) || FIRST_PERSON.has(key) || TEAM_WORDS.has(key) || /^(?:he|she|they|it|this|that|there)$/u.test(key)) return null;
   // "Lucia left Stripe and" is not a subject: a verb or conjunction inside means the pattern split the sentence wrongly.
   if (key.split(" ").some((word) => SUBJECT_BREAKERS.has(word) || VERB_WORDS.has(word))) return null;

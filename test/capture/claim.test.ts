@@ -74,15 +74,15 @@ const positives: Row[] = [
   // Events that end a state name the state they end.
   ["Hank Scorpio stepped down as Globex CEO.", {}, "one:globex|ceo", "hank scorpio", true, "stepped_down"],
   ["Hank Scorpio resigned as CEO of Globex.", {}, "one:globex|ceo", "hank scorpio", true, "stepped_down_of"],
-  ["Iris is on parental leave.", {}, "one:iri|leave", "parental", false, "on_leave"],
-  ["Iris is back from parental leave.", {}, "one:iri|leave", "parental", true, "on_leave"],
+  ["Iris is on parental leave.", {}, "one:iris|leave", "parental", false, "on_leave"],
+  ["Iris is back from parental leave.", {}, "one:iris|leave", "parental", true, "on_leave"],
   // "on vacation" is a leave, not version "acation" ("on v2.4").
-  ["Iris is on vacation.", {}, "one:iri|leave", "vacation", false, "on_leave"],
+  ["Iris is on vacation.", {}, "one:iris|leave", "vacation", false, "on_leave"],
   ["Acme Corp is a beta tester for Insights.", {}, "many:acme corp|member of|insights beta", "insights beta", false, "member of"],
   ["Acme Corp left the Insights beta.", {}, "many:acme corp|member of|insights beta", "insights beta", true, "member of"],
   ["Work on the analytics dashboard has resumed.", {}, "one:analytics dashboard|status", "resumed", false, "status_verb"],
   // Lengths of time written one way; working hours; event dates.
-  ["Vandelay Industries is on a 12-month contract.", {}, "one:vandelay industrie|contract term", "12 months", false, "contract_term"],
+  ["Vandelay Industries is on a 12-month contract.", {}, "one:vandelay industries|contract term", "12 months", false, "contract_term"],
   ["Helen now works 10 to 6.", {}, "one:helen|working hours", "10 to 6", false, "working_hours"],
   ["Helen's working hours are 9 to 5.", {}, "one:helen|working hours", "9 to 5", false, "possessive_attribute"],
   ["Atlas code freeze: May 27", {}, "one:atlas|code freeze", "may 27", false, "compound_attribute"],
@@ -168,6 +168,12 @@ describe("relateClaims: what a newer claim does to a live older one with the sam
     ["We decided to use Redis for the job queue", "We decided to release on Tuesdays", "different claims"],
     ["Maya prefers dark mode in the app.", "Maya prefers email to phone calls.", "different claims"],
     ["Tom lives in Berlin", "Maya lives in Berlin", "different claims"],
+    // A name is never de-pluralised: two people whose names differ by a final "s".
+    ["Adam lives in York.", "Adams lives in Leeds.", "different claims"],
+    ["Chris moved to Oslo.", "Chri moved to Rome.", "different claims"],
+    // A plural subject is the singular one ("Retros are" / "the retro is"), shown by its verb.
+    ["Retros are now every Friday.", "The retro is every other Friday.", "supersede"],
+    ["Releases ship on Thursdays.", "The release ships on Tuesdays.", "supersede"],
     ["Mateo's address changed to 48 Oak Avenue.", "Mateo's home address is 12 Elm Street.", "supersede"],
     ["Oceanic Air's ACV increased to $110k.", "Oceanic Air's annual contract value is $85k.", "supersede"],
     ["Cyberdyne moved to premium support.", "Cyberdyne's support tier is standard.", "supersede"],

@@ -88,4 +88,22 @@ describeEachDb("the pipeline agrees with the claim model", (get) => {
       expect(older?.superseded_by ?? null).toBe(replaced ? (newer?.fact_id ?? "missing") : null);
     }
   }, 120_000);
+
+  test("names that differ by a final s are two people; a plural subject is still its singular", async () => {
+    const app = testApp(get().db);
+    const key = await makeKey(get().db);
+    const teach = async (text: string) => {
+      const res = await call(app, "POST", "/v1/memory/facts", { key: key.secret, body: { facts: [{ text }] } });
+      expect(res.status).toBe(202);
+      return res.json.data as { created: number; superseded: number };
+    };
+    expect(await teach("Adams lives in Leeds.")).toMatchObject({ created: 1, superseded: 0 });
+    expect(await teach("Adam lives in York.")).toMatchObject({ created: 1, superseded: 0 });
+    const res = await call(app, "POST", "/v1/memory/search", { key: key.secret, body: { query: "where does Adams or Adam live", limit: 10 } });
+    const texts = (res.json.data.facts as WireFact[]).map((f) => f.fact_text);
+    expect(texts).toContain("Adams lives in Leeds.");
+    expect(texts).toContain("Adam lives in York.");
+    expect(await teach("The retro is every other Friday.")).toMatchObject({ created: 1, superseded: 0 });
+    expect(await teach("Retros are now every Friday.")).toMatchObject({ superseded: 1 });
+  });
 });
