@@ -139,6 +139,16 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     const classed = part ? null : classedAttribute(attribute, cleaned);
     const value = classed?.value ?? cleaned;
     const slot = (part ? `${part} ` : "") + (rule.value === "schedule" ? scheduleSlot(value) : (classed?.attribute ?? attribute));
+    // A role is held at an organisation: "CFO of Kestrel Textiles" and "board member of Lumen
+    // Textiles" can both be true, "CTO of Kestrel Textiles" replaces the first.
+    const at = attribute === "role" ? ROLE_AT.exec(rawValue) : null;
+    if (at?.groups && !part) {
+      const title = cleanValue(at.groups.title!, attribute);
+      const organisation = cleanValue(at.groups.organisation!, "");
+      if (title !== null && organisation !== null) {
+        return { claim: { key: `one:${subjectKey}|role at ${organisation}`, value: title, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
+      }
+    }
     return { claim: { key: `one:${subjectKey}|${slot}`, value, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
   }
   const classed = valueClassClaim(sentence, negated, resolve);
@@ -489,6 +499,9 @@ function hasShape(value: string, shape: ValueShape): boolean {
       return STATUS.test(lower) || STATUS.test(`in ${lower}`);
   }
 }
+
+/** A title and the organisation it is held at, named with a capital: "CFO of Kestrel Textiles", "head of sales at Acme". */
+const ROLE_AT = /^(?<title>.+) (?:at|of|for) (?<organisation>(?:the )?\p{Lu}[\p{L}\p{N}&.' -]*)$/u;
 
 /** The value up to the end of its clause. */
 function clause(raw: string): string {

@@ -40,7 +40,7 @@ const positives: Row[] = [
   ["Atlas is in beta.", {}, "one:atlas|status", "beta", false, "status"],
   ["Releases ship on Tuesdays.", {}, "one:release|day", "tuesdays", false, "schedule"],
   ["Standup moved to 10:00.", {}, "one:standup|time", "10:00", false, "schedule"],
-  ["Maya Lopez is the CFO of Acme Corp.", {}, "one:maya lopez|role", "cfo of acme corp", false, "title"],
+  ["Maya Lopez is the CFO of Acme Corp.", {}, "one:maya lopez|role at acme corp", "cfo", false, "title"],
   ["Tom was promoted to senior engineer", {}, "one:tom|role", "senior engineer", false, "promoted"],
   ["We use Jira for bug tracking.", {}, "one:team|use for bug tracking", "jira", false, "use_for"],
   ["We decided to release on Tuesdays.", {}, "one:team|decided release", "tuesdays", false, "decision"],
@@ -168,6 +168,10 @@ describe("relateClaims: what a newer claim does to a live older one with the sam
     ["We decided to use Redis for the job queue", "We decided to release on Tuesdays", "different claims"],
     ["Maya prefers dark mode in the app.", "Maya prefers email to phone calls.", "different claims"],
     ["Tom lives in Berlin", "Maya lives in Berlin", "different claims"],
+    // Roles are held at an organisation: two at two organisations are both true.
+    ["Xavier is a board member of Lumen Textiles.", "Xavier is the CFO of Kestrel Textiles.", "different claims"],
+    ["Xavier is now the CTO of Kestrel Textiles.", "Xavier is the CFO of Kestrel Textiles.", "supersede"],
+    ["Maya is head of sales at Acme.", "Maya is the CFO of Acme.", "supersede"],
     // A name is never de-pluralised: two people whose names differ by a final "s".
     ["Adam lives in York.", "Adams lives in Leeds.", "different claims"],
     ["Chris moved to Oslo.", "Chri moved to Rome.", "different claims"],

@@ -89,7 +89,7 @@ describeEachDb("the pipeline agrees with the claim model", (get) => {
     }
   }, 120_000);
 
-  test("names that differ by a final s are two people; a plural subject is still its singular", async () => {
+  test("names that differ by a final s are two people; roles at two organisations coexist; a plural subject is still its singular", async () => {
     const app = testApp(get().db);
     const key = await makeKey(get().db);
     const teach = async (text: string) => {
@@ -103,6 +103,9 @@ describeEachDb("the pipeline agrees with the claim model", (get) => {
     const texts = (res.json.data.facts as WireFact[]).map((f) => f.fact_text);
     expect(texts).toContain("Adams lives in Leeds.");
     expect(texts).toContain("Adam lives in York.");
+    expect(await teach("Xavier is the CFO of Kestrel Textiles.")).toMatchObject({ created: 1, superseded: 0 });
+    expect(await teach("Xavier is a board member of Lumen Textiles.")).toMatchObject({ created: 1, superseded: 0 });
+    expect(await teach("Xavier is now the CTO of Kestrel Textiles.")).toMatchObject({ superseded: 1 });
     expect(await teach("The retro is every other Friday.")).toMatchObject({ created: 1, superseded: 0 });
     expect(await teach("Retros are now every Friday.")).toMatchObject({ superseded: 1 });
   });
