@@ -26,12 +26,18 @@ describeEachDb("request pipeline", (get) => {
 
   test("success: {data} envelope, status, rate-limit and request-id headers", async () => {
     const key = await makeKey(get().db);
+    const sent = Date.now();
     const res = await call(app(), "POST", "/v1/probe", { key: key.secret, body: { query: "hi", extra: 1 } });
+    const received = Date.now();
     expect(res.status).toBe(202);
     expect(res.json).toEqual({ data: { query: "hi", limit: 2 } });
     expect(res.headers.get("x-ratelimit-limit")).toBe("120");
     expect(res.headers.get("x-ratelimit-remaining")).toBe("119");
-    expect(Number(res.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000);
+    // The end of the 60 s window the request fell in, in whole seconds: after the request was sent
+    // (a request at the window's last instant may be answered once it has ended), within a window.
+    const reset = Number(res.headers.get("x-ratelimit-reset"));
+    expect(reset).toBeGreaterThanOrEqual(Math.floor(sent / 1000));
+    expect(reset).toBeLessThanOrEqual(Math.ceil(received / 1000) + 60);
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
