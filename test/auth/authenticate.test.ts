@@ -27,12 +27,16 @@ describeEachDb("authenticate", (get, kind) => {
   test("a valid key resolves to its workspace, scopes and audience", async () => {
     const { db } = get();
     const key = await makeKey(db, { scopes: ["memory.read"], audience: "external" });
+    const sent = Date.now();
     const auth = await authenticate(db, key.secret, "10.0.0.1");
     expect(auth).toMatchObject({ keyId: key.id, keyPrefix: key.prefix, scopes: ["memory.read"], audience: "external" });
     expect(auth.rate.limit).toBe(120);
     expect(auth.rate.remaining).toBe(119);
     expect(auth.rate.reset % 60).toBe(0);
-    expect(auth.rate.reset).toBeGreaterThan(Date.now() / 1000);
+    // The end of the window the call fell in: not before it was made (a call in a window's last
+    // instant may return after the window ended), at most one window later.
+    expect(auth.rate.reset).toBeGreaterThanOrEqual(Math.floor(sent / 1000));
+    expect(auth.rate.reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
   });
 
   test("missing, malformed, unknown, revoked and expired keys get their own 401 codes", async () => {
