@@ -141,15 +141,9 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     const slot = (part ? `${part} ` : "") + (rule.value === "schedule" ? scheduleSlot(value) : (classed?.attribute ?? attribute));
     // A role is held at an organisation: "CFO of Kestrel Textiles" and "board member of Lumen
     // Textiles" can both be true, "CTO of Kestrel Textiles" replaces the first.
-    const at = attribute === "role" ? ROLE_AT.exec(rawValue) : null;
-    if (at?.groups && !part) {
-      const title = cleanValue(at.groups.title!, attribute);
-      const organisation = cleanValue(at.groups.organisation!, "");
-      if (title !== null && organisation !== null) {
-        return { claim: { key: `one:${subjectKey}|role at ${organisation}`, value: title, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
-      }
-    }
-    return { claim: { key: `one:${subjectKey}|${slot}`, value, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
+    const held = attribute === "role" && !part ? roleAt(rawValue) : null;
+    const claim = held ? { key: `one:${subjectKey}|role at ${held.organisation}`, value: held.title } : { key: `one:${subjectKey}|${slot}`, value };
+    return { claim: { ...claim, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
   }
   const classed = valueClassClaim(sentence, negated, resolve);
   if (classed) return classed;
@@ -417,14 +411,9 @@ function takesPluralVerb(text: string, said: string): boolean {
  * sentence made it plural (never otherwise: a name ending in "s" keeps it).
  */
 function workspaceSubject(said: string, plural: boolean): string | null {
-  const key = said
-    .toLowerCase()
-    .replace(/^the /u, "")
-    .replace(/^project /u, "")
-    .replace(/ project$/u, "")
-    .trim()
-    // "Retros are every Friday" and "the retro is every other Friday" name one thing.
-    .replace(/(?<![sua])s$/u, (s) => (plural ? "" : s));
+  const named = said.toLowerCase().replace(/^the /u, "").replace(/^project /u, "").replace(/ project$/u, "").trim();
+  // "Retros are every Friday" and "the retro is every other Friday" name one thing.
+  const key = plural ? named.replace(/(?<![sua])s$/u, "") : named;
   if (key === "" || /^(?:my|our) /u.test(key) || FIRST_PERSON.has(key) || TEAM_WORDS.has(key) || /^(?:he|she|they|it|this|that|there)$/u.test(key)) return null;
   // "Lucia left Stripe and" is not a subject: a verb or conjunction inside means the pattern split the sentence wrongly.
   if (key.split(" ").some((word) => SUBJECT_BREAKERS.has(word) || VERB_WORDS.has(word))) return null;
@@ -502,6 +491,13 @@ function hasShape(value: string, shape: ValueShape): boolean {
 
 /** A title and the organisation it is held at, named with a capital: "CFO of Kestrel Textiles", "head of sales at Acme". */
 const ROLE_AT = /^(?<title>.+) (?:at|of|for) (?<organisation>(?:the )?\p{Lu}[\p{L}\p{N}&.' -]*)$/u;
+
+function roleAt(rawValue: string): { title: string; organisation: string } | null {
+  const groups = ROLE_AT.exec(rawValue)?.groups;
+  const title = groups ? cleanValue(groups.title!, "role") : null;
+  const organisation = groups ? cleanValue(groups.organisation!, "") : null;
+  return title !== null && organisation !== null ? { title, organisation } : null;
+}
 
 /** The value up to the end of its clause. */
 function clause(raw: string): string {

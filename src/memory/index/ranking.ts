@@ -345,18 +345,30 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   // Cursors below `essential` no longer propose facts; the kept facts' worst score is `threshold`.
   let essential = 0;
   let threshold = Number.NEGATIVE_INFINITY;
+  /** BM25's length factor of a fact, folded: k1 * (1 - b + b * max(length, minLength) / avgLength). */
+  const normOf = (ord: number): number => {
+    const length = lengthOf[ord]!;
+    return base + perLength * (length > minLength ? length : minLength);
+  };
+  /** What the posting `packed` of cursor `i` adds to its fact (always more than 0). */
+  const gain = (i: number, packed: number, norm: number): number => {
+    if (fixed[i]! > 0) return fixed[i]!;
+    const tf = packed & 0xff;
+    return (idfK1[i]! * tf) / (tf + norm);
+  };
+  /** What cursor `i` adds to fact `ord` (0 when the fact is not in its list), moving `from[i]` up to it. */
+  const lookUp = (i: number, ord: number, norm: number, from: Int32Array): number => {
+    const list = data[i]!;
+    const j = seek(list, size[i]!, from[i]!, ord);
+    from[i] = j;
+    return j < size[i]! && list[j]! >>> TF_BITS === ord ? gain(i, list[j]!, norm) : 0;
+  };
   /** Scores a fact from `sum` (what the cursors from `below` up gave) by looking up the rest; -Infinity when it cannot be kept. */
   const complete = (ord: number, sum: number, below: number, norm: number, from: Int32Array): number => {
     const extra = extraOf(ord);
     for (let i = below - 1; i >= 0; i--) {
       if (sum + upTo[i]! + extra + EPSILON < threshold) return Number.NEGATIVE_INFINITY;
-      const list = data[i]!;
-      const j = seek(list, size[i]!, from[i]!, ord);
-      from[i] = j;
-      if (j < size[i]! && list[j]! >>> TF_BITS === ord) {
-        const tf = list[j]! & 0xff;
-        sum += fixed[i]! > 0 ? fixed[i]! : (idfK1[i]! * tf) / (tf + norm);
-      }
+      sum += lookUp(i, ord, norm, from);
     }
     return sum + extra;
   };
@@ -375,21 +387,11 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     const from = new Int32Array(n);
     for (const ord of filter.endUser >= 0 ? (index.endUserFacts[filter.endUser] ?? []) : []) {
       if (!accepts(ord)) continue;
-      const length = lengthOf[ord]!;
-      const norm = base + perLength * (length > minLength ? length : minLength);
+      const norm = normOf(ord);
       let sum = 0;
-      let holds = false;
-      for (let i = n - 1; i >= 0; i--) {
-        const list = data[i]!;
-        const j = seek(list, size[i]!, from[i]!, ord);
-        from[i] = j;
-        if (j < size[i]! && list[j]! >>> TF_BITS === ord) {
-          const tf = list[j]! & 0xff;
-          sum += fixed[i]! > 0 ? fixed[i]! : (idfK1[i]! * tf) / (tf + norm);
-          holds = true;
-        }
-      }
-      if (holds) keepIfBetter(ord, sum + extraOf(ord));
+      for (let i = n - 1; i >= 0; i--) sum += lookUp(i, ord, norm, from);
+      // Every gain is positive: a sum of 0 means the fact holds no query term.
+      if (sum > 0) keepIfBetter(ord, sum + extraOf(ord));
     }
     return rescore(index, plan, p, top.sorted(), score, options.limit);
   }
@@ -403,10 +405,8 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       const ord = list[j]! >>> TF_BITS;
       doneIn[ord] = epoch;
       if (!accepts(ord)) continue;
-      const length = lengthOf[ord]!;
-      const norm = base + perLength * (length > minLength ? length : minLength);
-      const tf = list[j]! & 0xff;
-      const total = complete(ord, fixed[strongest]! > 0 ? fixed[strongest]! : (idfK1[strongest]! * tf) / (tf + norm), strongest, norm, from);
+      const norm = normOf(ord);
+      const total = complete(ord, gain(strongest, list[j]!, norm), strongest, norm, from);
       if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
     }
   }
@@ -414,15 +414,13 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     let ord = NONE;
     for (let i = essential; i < n; i++) if (current[i]! < ord) ord = current[i]!;
     if (ord === NONE) break;
-    const length = lengthOf[ord]!;
-    const norm = base + perLength * (length > minLength ? length : minLength);
+    const norm = normOf(ord);
     let sum = 0;
     for (let i = essential; i < n; i++) {
       if (current[i] !== ord) continue;
       const list = data[i]!;
       const j = at[i]!;
-      const tf = list[j]! & 0xff;
-      sum += fixed[i]! > 0 ? fixed[i]! : (idfK1[i]! * tf) / (tf + norm);
+      sum += gain(i, list[j]!, norm);
       at[i] = j + 1;
       current[i] = j + 1 < size[i]! ? list[j + 1]! >>> TF_BITS : NONE;
     }
