@@ -225,6 +225,7 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
           pinned: index % 20_000 === 7,
           claimKey: fact.claim?.key ?? null,
           claimValue: fact.claim?.value ?? null,
+          claimNegated: false,
         });
         if (fact.claim) {
           if (current) pairs.push({ oldId: current.id, newId: id });

@@ -5,6 +5,7 @@
  * two runs with the same seed produce the same texts in the same order.
  */
 import type { FactKind, Origin, SubjectType } from "../../src/schema/memory";
+import { claimKey } from "../../src/capture/claim-key";
 
 /** sfc32 seeded from a string (via cyrb128): fast, small, good enough for test data. */
 export class Rng {
@@ -405,7 +406,7 @@ export function* factStream(seed: string, cast: Cast): Generator<SynthFact> {
       endUserId,
       sensitive,
       // The pipeline only keys a claim when the sentence is the bare statement (no trailing clause).
-      claim: t.claim && text === t.text ? { key: `${claimSubject}|${t.claim.attr}`, value: t.claim.value.toLowerCase() } : null,
+      claim: t.claim && text === t.text ? { key: claimKey({ cardinality: "one", subject: claimSubject, attribute: t.claim.attr }), value: t.claim.value.toLowerCase() } : null,
     };
   }
 }

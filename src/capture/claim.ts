@@ -40,6 +40,7 @@ import type { SubjectResult, TextView } from "./subject";
 import { dropTrailing, firstSentence } from "./text";
 import { termOf } from "../memory/index/terms";
 import { VERB_WORDS } from "./rules/words";
+import { manyValued, oneValued } from "./claim-key";
 
 export interface ClaimOutcome {
   claim: Claim | null;
@@ -49,9 +50,6 @@ export interface ClaimOutcome {
   refusedBy: string | null;
 }
 
-/** What a newer claim does to a live older one with the same key. */
-export type ClaimRelation = "supersede" | "duplicate" | "coexist";
-
 const FIRST_PERSON = new Set(["i", "me", "my"]);
 /** Words ending in "s" that are not third-person verbs. */
 const NOT_VERBS = new Set(["is", "was", "has", "does", "its", "this", "his", "hers", "ours", "yours", "theirs", "us", "always", "sometimes", "perhaps", "plus", "less", "thus", "as", "versus", "vs", "across", "towards", "besides", "upwards", "afterwards", "yes", "unless"]);
@@ -60,8 +58,6 @@ const TEAM_WORDS = new Set(["we", "us", "our", "team", "our team"]);
 const VALUE_TRIM = new Set([".", "!", "?", ";", ",", " ", '"', "'"]);
 const BLOCKED_BEFORE_FOLDING = CLAIM_BLOCKERS.filter((b) => b.name !== "negation");
 const NEGATION = CLAIM_BLOCKERS.find((b) => b.name === "negation")!;
-/** Marks a negated value in storage ("¬tom": the claim is that the value is NOT tom). */
-const NEGATED_MARK = "\u00ac";
 
 /** Who a pattern's subject words are: a subject key, or null when they name someone else. */
 type SubjectResolver = (said: string | undefined, fixed: ClaimRule["fixedSubject"]) => string | null;
@@ -113,7 +109,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     if (subjectKey !== null && value !== null && scope !== null) {
       // "uses Postgres as its database" says what its database is, as "migrated its database to ..." does.
       const own = /^(?:its|their|his|her|our) /iu.test(rawScope);
-      return { claim: { key: `one:${subjectKey}|${own ? scope : `use for ${scope}`}`, value, negated }, rule: USE_FOR.name, refusedBy: null };
+      return { claim: oneValued(subjectKey, own ? scope : `use for ${scope}`, value, negated), rule: USE_FOR.name, refusedBy: null };
     }
   }
   let refused: ClaimOutcome = { claim: null, rule: null, refusedBy: null };
@@ -142,8 +138,9 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     // A role is held at an organisation: "CFO of Kestrel Textiles" and "board member of Lumen
     // Textiles" can both be true, "CTO of Kestrel Textiles" replaces the first.
     const held = attribute === "role" && !part ? roleAt(rawValue) : null;
-    const claim = held ? { key: `one:${subjectKey}|role at ${held.organisation}`, value: held.title } : { key: `one:${subjectKey}|${slot}`, value };
-    return { claim: { ...claim, negated: negated || rule.negates === true }, rule: rule.name, refusedBy: null };
+    const denies = negated || rule.negates === true;
+    const claim = held ? oneValued(subjectKey, `role at ${held.organisation}`, held.title, denies) : oneValued(subjectKey, slot, value, denies);
+    return { claim, rule: rule.name, refusedBy: null };
   }
   const classed = valueClassClaim(sentence, negated, resolve);
   if (classed) return classed;
@@ -158,7 +155,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     const object = cleanValue(clause(match.groups?.value ?? ""), "");
     if (object === null) return { claim: null, rule: rel.name, refusedBy: "no_value" };
     if (rel.name === "prefers") return { claim: preferenceClaim(subjectKey, object, negated), rule: rel.name, refusedBy: null };
-    return { claim: { key: `many:${subjectKey}|${rel.name}|${object}`, value: object, negated }, rule: rel.name, refusedBy: null };
+    return { claim: manyValued(subjectKey, rel.name, object, negated), rule: rel.name, refusedBy: null };
   }
   for (const fallback of [STATE, HABIT]) {
     const match = fallback.pattern.exec(sentence);
@@ -170,7 +167,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     // A habit needs a verb: "Bianca runs marathons", or the base form a negation left ("doesn't run").
     if (fallback === HABIT && !negated && !(verb.endsWith("s") && !verb.endsWith("ss") && !NOT_VERBS.has(verb))) continue;
     const relation = fallback === STATE ? "is" : termOf(verb);
-    return { claim: { key: `many:${subjectKey}|${relation}|${object}`, value: object, negated }, rule: fallback.name, refusedBy: null };
+    return { claim: manyValued(subjectKey, relation, object, negated), rule: fallback.name, refusedBy: null };
   }
   return refused;
 }
@@ -189,7 +186,7 @@ function valueClassClaim(sentence: string, negated: boolean, resolve: SubjectRes
     if (part !== undefined && !(cls.attributes ?? []).includes(canonicalAttribute(part, false) ?? "")) return null;
     const subjectKey = resolve(match.groups?.subject ?? match.groups?.subject2, undefined);
     if (subjectKey === null) return null;
-    return { claim: { key: `one:${subjectKey}|${cls.name}`, value: named[0]!, negated }, rule: `value_class:${cls.name}`, refusedBy: null };
+    return { claim: oneValued(subjectKey, cls.name, named[0]!, negated), rule: `value_class:${cls.name}`, refusedBy: null };
   }
   return null;
 }
@@ -235,11 +232,11 @@ function preferenceClaim(subjectKey: string, object: string, negated: boolean): 
   if (comparison?.a && comparison.b) {
     const a = withoutArticle(comparison.a);
     const pair = [a, withoutArticle(comparison.b)].sort().join(" / ");
-    return { key: `one:${subjectKey}|prefers between ${pair}`, value: a, negated };
+    return oneValued(subjectKey, `prefers between ${pair}`, a, negated);
   }
   const scoped = PREFERENCE_SCOPE.exec(object)?.groups;
-  if (scoped?.value && scoped.scope) return { key: `one:${subjectKey}|prefers for ${scoped.scope}`, value: withoutArticle(scoped.value), negated };
-  return { key: `many:${subjectKey}|prefers|${object}`, value: object, negated };
+  if (scoped?.value && scoped.scope) return oneValued(subjectKey, `prefers for ${scoped.scope}`, withoutArticle(scoped.value), negated);
+  return manyValued(subjectKey, "prefers", object, negated);
 }
 
 /**
@@ -261,7 +258,7 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
   if (how === "that") return claimOf(decided, false, inner);
   if (how === "") {
     const clauseClaim = claimOf(decided, false, inner);
-    if (clauseClaim.claim !== null && clauseClaim.claim.key.startsWith("one:")) return clauseClaim;
+    if (clauseClaim.claim !== null && clauseClaim.claim.cardinality === "one") return clauseClaim;
   }
   let words = decided.toLowerCase().split(" ");
   // "drop Stripe and use Adyen for payments": the last step is the decision's answer.
@@ -327,14 +324,14 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
     if (event !== undefined && at > 0 && scope === "" && hasShape(value, "date")) {
       const thing = inner(words.slice(0, at).join(" "), undefined);
       const date = cleanValue(value, "");
-      if (thing !== null && date !== null) return { claim: { key: `one:${thing}|${canonicalAttribute(event, false)}`, value: date, negated: false }, rule, refusedBy: null };
+      if (thing !== null && date !== null) return { claim: oneValued(thing, canonicalAttribute(event, false) ?? event, date), rule, refusedBy: null };
     }
     question = [verb, ...words.slice(0, at + 1)].join(" ") + (scope ? ` for ${scope}` : "");
   }
   const cleaned = cleanValue(value, "");
   if (cleaned === null) return { claim: null, rule, refusedBy: "no_value" };
-  const key = question.startsWith("use for ") ? `one:${subjectKey}|${question}` : `one:${subjectKey}|decided ${question}`;
-  return { claim: { key, value: cleaned, negated: false }, rule, refusedBy: null };
+  const attribute = question.startsWith("use for ") ? question : `decided ${question}`;
+  return { claim: oneValued(subjectKey, attribute, cleaned), rule, refusedBy: null };
 }
 
 /** Decided verbs that name a purpose when a tool follows: "host on GCP" = use GCP for hosting. */
@@ -361,9 +358,9 @@ function settingClaim(words: readonly string[], resolve: SubjectResolver): Claim
   const raw = words.slice(at + 1).join(" ");
   const value = cleanValue(raw, attribute);
   if (thing === null || value === null) return null;
-  if (attribute !== "") return { key: `one:${thing}|${attribute}`, value, negated: false };
-  if (hasShape(raw, "schedule")) return { key: `one:${thing}|${scheduleSlot(value)}`, value, negated: false };
-  if (hasShape(raw, "date")) return { key: `one:${thing}|date`, value, negated: false };
+  if (attribute !== "") return oneValued(thing, attribute, value);
+  if (hasShape(raw, "schedule")) return oneValued(thing, scheduleSlot(value), value);
+  if (hasShape(raw, "date")) return oneValued(thing, "date", value);
   return null;
 }
 
@@ -523,27 +520,3 @@ function cleanValue(raw: string, attribute: string): string | null {
 }
 
 const withoutArticle = (text: string): string => text.trim().replace(/^(?:the|a|an|his|her|their|its|my|our) /iu, "");
-
-/** The stored form of a claim's value: negated values carry a mark. */
-export function storedClaimValue(claim: Claim): string {
-  return claim.negated ? `${NEGATED_MARK}${claim.value}` : claim.value;
-}
-
-/**
- * What a newer claim does to an older live claim with the same key (stored form). One-valued
- * attributes: a different value replaces, the same value is a duplicate, a negation replaces only
- * the value it denies. Many-valued relations (the object is in the key): only the opposite
- * polarity replaces.
- */
-export function relateClaims(key: string, newer: string, older: string): ClaimRelation {
-  const newNegated = newer.startsWith(NEGATED_MARK);
-  const oldNegated = older.startsWith(NEGATED_MARK);
-  const newValue = newNegated ? newer.slice(1) : newer;
-  const oldValue = oldNegated ? older.slice(1) : older;
-  if (key.startsWith("many:")) return newNegated === oldNegated ? "coexist" : "supersede";
-  if (newNegated === oldNegated) {
-    if (newValue === oldValue) return "duplicate";
-    return newNegated ? "coexist" : "supersede";
-  }
-  return newValue === oldValue ? "supersede" : "coexist";
-}

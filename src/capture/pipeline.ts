@@ -2,7 +2,8 @@ import { sortableId } from "../ids";
 import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { analyzeFact } from "./analyze";
-import { relateClaims, storedClaimValue } from "./claim";
+import { claimKey } from "./claim-key";
+import { relateClaims, type ClaimValue } from "./relation";
 import { nextFactSeq } from "../memory/changes";
 import {
   insertFacts,
@@ -77,13 +78,13 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   const claims = await liveClaims(
     tx,
     workspaceId,
-    [...new Set(analysed.flatMap((a) => (a.analysis.claim ? [a.analysis.claim.key] : [])))],
+    [...new Set(analysed.flatMap((a) => (a.analysis.claim ? [claimKey(a.analysis.claim)] : [])))],
   );
   // Live claims by key (several per key: many-valued relations, or values that coexist).
-  const liveByKey = new Map<string, { id: string; value: string }[]>();
+  const liveByKey = new Map<string, (ClaimValue & { id: string })[]>();
   for (const c of claims) {
     const list = liveByKey.get(c.claim_key) ?? [];
-    list.push({ id: c.id, value: c.claim_value });
+    list.push({ id: c.id, value: c.claim_value, negated: c.claim_negated });
     liveByKey.set(c.claim_key, list);
   }
 
@@ -95,9 +96,9 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   for (const { item, endUserId, analysis } of analysed) {
     const duplicateKey = `${endUserId ?? ""}\n${analysis.normalized}`;
     const claim = analysis.claim;
-    const stored = claim ? storedClaimValue(claim) : null;
-    const live = claim ? (liveByKey.get(claim.key) ?? []) : [];
-    const relations = claim && stored !== null ? live.map((old) => relateClaims(claim.key, stored, old.value)) : [];
+    const key = claim ? claimKey(claim) : null;
+    const live = key !== null ? (liveByKey.get(key) ?? []) : [];
+    const relations = claim ? live.map((old) => relateClaims(claim.cardinality, claim, old)) : [];
     // The same claim with the same value, however phrased, adds nothing either.
     if (known.has(duplicateKey) || relations.includes("duplicate")) {
       skipped += 1;
@@ -118,13 +119,14 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       recordedAt: item.recordedAt ?? now,
       sensitive: analysis.sensitive,
       pinned: item.pinned ?? false,
-      claimKey: claim?.key ?? null,
-      claimValue: stored,
+      claimKey: key,
+      claimValue: claim?.value ?? null,
+      claimNegated: claim?.negated ?? false,
     });
-    if (claim && stored !== null) {
+    if (claim && key !== null) {
       const oldIds = live.filter((_, i) => relations[i] === "supersede").map((old) => old.id);
       if (oldIds.length > 0) replaces.push({ newId: id, oldIds });
-      liveByKey.set(claim.key, [...live.filter((_, i) => relations[i] !== "supersede"), { id, value: stored }]);
+      liveByKey.set(key, [...live.filter((_, i) => relations[i] !== "supersede"), { id, value: claim.value, negated: claim.negated }]);
     }
     factIds.push(id);
   }

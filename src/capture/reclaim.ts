@@ -1,7 +1,8 @@
 import type { Db, Queryable } from "../db/types";
 import { nextFactSeq } from "../memory/changes";
 import { analyzeFact } from "./analyze";
-import { relateClaims, storedClaimValue } from "./claim";
+import { claimKey } from "./claim-key";
+import { relateClaims } from "./relation";
 import { lockWorkspaceFacts, teamMemberNames } from "./store";
 
 export interface ReclaimReport {
@@ -23,6 +24,7 @@ interface StoredFact {
   superseded_by: string | null;
   claim_key: string | null;
   claim_value: string | null;
+  claim_negated: boolean;
 }
 
 /**
@@ -42,11 +44,14 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
       facts.map((f) => {
         const endUser = f.end_user_id === null ? undefined : { id: f.end_user_id, ...(f.end_user_name ? { name: f.end_user_name } : {}) };
         const claim = analyzeFact({ text: f.text, teamMembers: team, ...(endUser ? { endUser } : {}) }).claim;
-        return [f.id, claim ? { key: claim.key, value: storedClaimValue(claim) } : null] as const;
+        return [f.id, claim ? { ...claim, key: claimKey(claim) } : null] as const;
       }),
     );
     const byId = new Map(facts.map((f) => [f.id, f]));
-    const rekeyed = facts.filter((f) => (claims.get(f.id)?.key ?? null) !== f.claim_key || (claims.get(f.id)?.value ?? null) !== f.claim_value);
+    const rekeyed = facts.filter((f) => {
+      const claim = claims.get(f.id);
+      return (claim?.key ?? null) !== f.claim_key || (claim?.value ?? null) !== f.claim_value || (claim?.negated ?? false) !== f.claim_negated;
+    });
 
     const live = new Set(facts.filter((f) => f.superseded_by === null).map((f) => `${f.end_user_id ?? ""}\n${f.normalized}`));
     const restored: string[] = [];
@@ -55,7 +60,7 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
       if (f.superseded_by === null) continue;
       const older = claims.get(f.id);
       const newer = byId.has(f.superseded_by) ? claims.get(f.superseded_by) : null;
-      if (older && newer && older.key === newer.key && relateClaims(newer.key, newer.value, older.value) === "supersede") continue;
+      if (older && newer && older.key === newer.key && relateClaims(newer.cardinality, newer, older) === "supersede") continue;
       const duplicate = `${f.end_user_id ?? ""}\n${f.normalized}`;
       if (live.has(duplicate)) {
         keptAsDuplicates += 1;
@@ -67,7 +72,13 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
 
     if (!options.dryRun && (rekeyed.length > 0 || restored.length > 0)) {
       const seq = await nextFactSeq(tx, workspaceId);
-      await updateClaims(tx, rekeyed.map((f) => ({ id: f.id, key: claims.get(f.id)?.key ?? null, value: claims.get(f.id)?.value ?? null })));
+      await updateClaims(
+        tx,
+        rekeyed.map((f) => {
+          const claim = claims.get(f.id);
+          return { id: f.id, key: claim?.key ?? null, value: claim?.value ?? null, negated: claim?.negated ?? false };
+        }),
+      );
       await restoreFacts(tx, seq, restored);
     }
     return { facts: facts.length, rekeyed: rekeyed.length, restored: restored.length, keptAsDuplicates };
@@ -76,7 +87,8 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
 
 async function loadFacts(tx: Queryable, workspaceId: string): Promise<StoredFact[]> {
   return tx.sql<StoredFact>`
-    SELECT f.id, f.text, f.normalized, f.end_user_id, u.name AS end_user_name, f.superseded_by, f.claim_key, f.claim_value
+    SELECT f.id, f.text, f.normalized, f.end_user_id, u.name AS end_user_name, f.superseded_by, f.claim_key, f.claim_value,
+           f.claim_negated
       FROM facts f
       LEFT JOIN end_users u ON u.workspace_id = f.workspace_id AND u.id = f.end_user_id
      WHERE f.workspace_id = ${workspaceId}
@@ -84,12 +96,13 @@ async function loadFacts(tx: Queryable, workspaceId: string): Promise<StoredFact
 }
 
 /** Claim columns are not searched, so rewriting them needs no change sequence of their own. */
-async function updateClaims(tx: Queryable, rows: readonly { id: string; key: string | null; value: string | null }[]): Promise<void> {
+async function updateClaims(tx: Queryable, rows: readonly { id: string; key: string | null; value: string | null; negated: boolean }[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.sql`
-    UPDATE facts f SET claim_key = r.claim_key, claim_value = r.claim_value
-      FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.value)}::text[])
-           AS r(id, claim_key, claim_value)
+    UPDATE facts f SET claim_key = r.claim_key, claim_value = r.claim_value, claim_negated = r.claim_negated
+      FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.value)}::text[],
+                  ${rows.map((r) => String(r.negated))}::text[]::boolean[])
+           AS r(id, claim_key, claim_value, claim_negated)
      WHERE f.id = r.id`;
 }
 

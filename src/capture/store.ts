@@ -16,12 +16,14 @@ export interface NewFactRow {
   pinned: boolean;
   claimKey: string | null;
   claimValue: string | null;
+  claimNegated: boolean;
 }
 
 export interface LiveClaim {
   id: string;
   claim_key: string;
   claim_value: string;
+  claim_negated: boolean;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function upsertEndUser(db: Queryable, workspaceId: string, id: stri
 export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: readonly string[]): Promise<LiveClaim[]> {
   if (claimKeys.length === 0) return [];
   return db.sql<LiveClaim>`
-    SELECT id, claim_key, claim_value FROM facts
+    SELECT id, claim_key, claim_value, claim_negated FROM facts
      WHERE workspace_id = ${workspaceId} AND claim_key = ANY(${[...claimKeys]}::text[]) AND superseded_by IS NULL
      ORDER BY recorded_at, id`;
 }
@@ -64,16 +66,17 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
   const col = <K extends keyof NewFactRow>(key: K): NewFactRow[K][] => rows.map((r) => r[key]);
   const inserted = await db.sql<{ id: string }>`
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id,
-                       confidence, recorded_at, sensitive, pinned, claim_key, claim_value, changed_seq)
+                       confidence, recorded_at, sensitive, pinned, claim_key, claim_value, claim_negated, changed_seq)
     SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id,
-           r.confidence, r.recorded_at, r.sensitive, r.pinned, r.claim_key, r.claim_value, ${seq}
+           r.confidence, r.recorded_at, r.sensitive, r.pinned, r.claim_key, r.claim_value, r.claim_negated, ${seq}
       FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
                   ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
                   ${col("endUserId")}::text[], ${col("confidence").map(String)}::text[]::real[],
                   ${col("recordedAt").map((d) => d.toISOString())}::timestamptz[], ${col("sensitive").map(String)}::text[]::boolean[],
-                  ${col("pinned").map(String)}::text[]::boolean[], ${col("claimKey")}::text[], ${col("claimValue")}::text[])
+                  ${col("pinned").map(String)}::text[]::boolean[], ${col("claimKey")}::text[], ${col("claimValue")}::text[],
+                  ${col("claimNegated").map(String)}::text[]::boolean[])
            AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, confidence, recorded_at,
-                sensitive, pinned, claim_key, claim_value)
+                sensitive, pinned, claim_key, claim_value, claim_negated)
     ON CONFLICT DO NOTHING
     RETURNING id`;
   return new Set(inserted.map((r) => r.id));

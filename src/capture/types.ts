@@ -9,15 +9,23 @@ export interface CaptureInput {
   teamMembers: readonly string[];
 }
 
+export type Cardinality = "one" | "many";
+
 /**
- * A claim that later facts about the same subject can replace. One-valued attributes key on
- * subject + attribute ("one:priya|manager" = "tom"); many-valued relations key on subject +
- * relation + object ("many:sam|plays|guitar"), so only a negation of the same object replaces them.
+ * A claim that later facts about the same subject can replace. One-valued attributes hold one
+ * value per subject ("Priya's manager" = "tom"); many-valued relations hold many, each its own
+ * claim with the object in it ("Sam plays guitar"), so only a denial of the same object replaces
+ * it. `claimKey` (capture/claim-key.ts) is the only serialiser to the stored key.
  */
 export interface Claim {
-  /** Cardinality, subject and attribute (and object), lower-cased: equal keys mean "the same claim". */
-  key: string;
-  /** The claimed value, lower-cased and trimmed. */
+  cardinality: Cardinality;
+  /** Lower-cased: a name, "team", or `user:<id>` for an end user. */
+  subject: string;
+  /** The attribute ("manager", "location") or, for many-valued claims, the relation ("speaks"). */
+  attribute: string;
+  /** Many-valued claims only: the object the relation holds with. */
+  object?: string;
+  /** The claimed value, lower-cased and trimmed (the object again for many-valued claims). */
   value: string;
   /** The fact denies the value ("Priya's manager is no longer Tom", "Sam stopped playing guitar"). */
   negated: boolean;

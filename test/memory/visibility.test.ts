@@ -60,6 +60,7 @@ describeEachDb("visibility (property)", (get) => {
             pinned: f.pinned,
             claimKey: null,
             claimValue: null,
+            claimNegated: false,
           };
           await db.transaction(async (tx) => {
             const seq = await nextFactSeq(tx, ws);

@@ -1,12 +1,13 @@
 /**
- * The labelled supersession pairs (dev.jsonl, holdout.jsonl) and how the capture rules judge one:
+ * The labelled supersession pairs (dev.jsonl, holdout.jsonl, blind.jsonl) and how the capture rules judge one:
  * the newer fact supersedes the older when both make a claim with the same key and
  * `relateClaims` says so. Used by the pipeline's tests and by bench/supersession.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeFact } from "../../../src/capture/analyze";
-import { relateClaims, storedClaimValue, type ClaimRelation } from "../../../src/capture/claim";
+import { claimKey } from "../../../src/capture/claim-key";
+import { relateClaims, type ClaimRelation } from "../../../src/capture/relation";
 
 export interface LabelledPair {
   family: "people" | "companies" | "projects" | "decisions";
@@ -17,7 +18,7 @@ export interface LabelledPair {
   end_user?: { id: string; name?: string };
 }
 
-export type PairSet = "dev" | "holdout";
+export type PairSet = "dev" | "holdout" | "blind";
 
 export function loadPairs(set: PairSet): LabelledPair[] {
   const text = readFileSync(join(import.meta.dir, `${set}.jsonl`), "utf8");
@@ -32,8 +33,8 @@ export function judgePair(pair: LabelledPair): ClaimRelation {
   const input = (text: string) => ({ text, teamMembers: [], ...(pair.end_user ? { endUser: pair.end_user } : {}) });
   const older = analyzeFact(input(pair.older)).claim;
   const newer = analyzeFact(input(pair.newer)).claim;
-  if (older === null || newer === null || older.key !== newer.key) return "coexist";
-  return relateClaims(newer.key, storedClaimValue(newer), storedClaimValue(older));
+  if (older === null || newer === null || claimKey(older) !== claimKey(newer)) return "coexist";
+  return relateClaims(newer.cardinality, newer, older);
 }
 
 export interface Score {

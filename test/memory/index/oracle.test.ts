@@ -103,6 +103,7 @@ class World {
       pinned: this.chance(0.15),
       claimKey: null,
       claimValue: null,
+      claimNegated: false,
     };
   }
 
