@@ -1,46 +1,34 @@
 import type { CaptureInput, Claim } from "./types";
 import {
-  ATTRIBUTE_ALIASES,
   CLAIM_BLOCKERS,
   CLAIM_RULES,
   COMPARISON,
   CURRENT_TAIL,
-  DATE,
   DECISION,
   DECISION_PREPOSITIONS,
-  DURATION,
   HABIT,
-  MANY_VALUED_ATTRIBUTES,
-  MAX_CLAIM_VALUE,
   NEGATION_FOLDS,
   NEGATION_TAIL,
-  NOT_ATTRIBUTES,
   NOT_VALUE_START,
-  NUMBER,
   PREFERENCE_SCOPE,
   RELATIONS,
   REPHRASINGS,
-  SCHEDULE,
   SCHEDULING_VERBS,
-  SINGULAR_S,
   STATE,
-  STATUS,
-  TITLE,
   USE_FOR,
   VALUE_CLASS_POSSESSIVE,
   VALUE_CLASS_SENTENCE,
   VALUE_CLASSES,
   USE_VERBS,
-  VALUE_END,
   type ClaimRule,
   type ValueClass,
-  type ValueShape,
 } from "./rules/claim";
 import type { SubjectResult, TextView } from "./subject";
 import { dropTrailing, firstSentence } from "./text";
 import { termOf } from "../memory/index/terms";
-import { VERB_WORDS } from "./rules/words";
 import { manyValued, oneValued } from "./claim-key";
+import { resolverFor, takesPluralVerb, workspaceSubject, type SubjectResolver } from "./claim-subject";
+import { canonicalAttribute, clause, cleanValue, hasShape, isManyValued, roleAt, withoutArticle } from "./claim-values";
 
 export interface ClaimOutcome {
   claim: Claim | null;
@@ -50,17 +38,12 @@ export interface ClaimOutcome {
   refusedBy: string | null;
 }
 
-const FIRST_PERSON = new Set(["i", "me", "my"]);
 /** Words ending in "s" that are not third-person verbs. */
 const NOT_VERBS = new Set(["is", "was", "has", "does", "its", "this", "his", "hers", "ours", "yours", "theirs", "us", "always", "sometimes", "perhaps", "plus", "less", "thus", "as", "versus", "vs", "across", "towards", "besides", "upwards", "afterwards", "yes", "unless"]);
-const SUBJECT_BREAKERS = new Set(["and", "or", "but", "left", "joined", "moved", "is", "was", "are", "were", "has", "have", "had", "now", "will"]);
-const TEAM_WORDS = new Set(["we", "us", "our", "team", "our team"]);
 const VALUE_TRIM = new Set([".", "!", "?", ";", ",", " ", '"', "'"]);
 const BLOCKED_BEFORE_FOLDING = CLAIM_BLOCKERS.filter((b) => b.name !== "negation");
 const NEGATION = CLAIM_BLOCKERS.find((b) => b.name === "negation")!;
 
-/** Who a pattern's subject words are: a subject key, or null when they name someone else. */
-type SubjectResolver = (said: string | undefined, fixed: ClaimRule["fixedSubject"]) => string | null;
 
 /**
  * The claim the fact makes, keyed by its subject so claims never cross subjects. A pattern whose
@@ -363,160 +346,3 @@ function settingClaim(words: readonly string[], resolve: SubjectResolver): Claim
   if (hasShape(raw, "date")) return oneValued(thing, "date", value);
   return null;
 }
-
-/** How the subject words of a pattern map to a claim's subject key, given the attributed subject. */
-function resolverFor(input: CaptureInput, subject: SubjectResult): SubjectResolver {
-  return (captured, fixed) => {
-    const said = (captured ?? "").toLowerCase().replace(/^(?:the|our|my) /u, "");
-    const who = fixed ?? (FIRST_PERSON.has(said) ? "first_person" : TEAM_WORDS.has(said) ? "team" : "named");
-    // First person means the end user the call named, or the speaker of "Caroline: I live in Paris".
-    if (who === "first_person") return subject.subjectType === "end_user" || subject.rule === "speaker_prefix" ? subjectKey(input, subject) : null;
-    if (who === "team") return isWholeTeam(subject) ? "team" : null;
-    if (subject.subjectType === "end_user" || subject.rule === "team_member" || subject.rule === "speaker_prefix") {
-      return namesOf(input, subject).has(said) ? subjectKey(input, subject) : null;
-    }
-    return workspaceSubject(captured ?? "", takesPluralVerb(input.text, captured ?? ""));
-  };
-}
-
-/** Verb forms that agree only with a plural subject ("Retros are", "Retros happen"). */
-const PLURAL_VERBS: ReadonlySet<string> = new Set(["are", "were", "have", "do", "aren't", "weren't", "haven't", "don't"]);
-/** Base forms of verbs that date or schedule a plural subject ("Releases ship on Tuesdays"). */
-const SCHEDULE_VERBS: ReadonlySet<string> = new Set(["ship", "happen", "run", "start", "end", "go", "launch", "release", "deploy", "meet", "occur", "take"]);
-/** Words that may stand between a subject and its verb. */
-const ADVERBS: ReadonlySet<string> = new Set(["now", "still", "usually", "always", "also", "often", "never", "all", "both"]);
-
-/**
- * Whether the subject as said takes a plural verb in the text. Only then is its trailing "s" a
- * plural to drop: "Retros are every Friday" names the retro, while "Adams lives in Leeds" and
- * "Vandelay Industries is on a contract" name Adams and Vandelay Industries.
- */
-function takesPluralVerb(text: string, said: string): boolean {
-  const lower = text.toLowerCase();
-  const at = lower.indexOf(said.toLowerCase());
-  if (said === "" || at < 0) return false;
-  const following = lower.slice(at + said.length).match(/[a-z'-]+/gu) ?? [];
-  const verb = following.find((word) => !ADVERBS.has(word));
-  if (verb === undefined) return false;
-  // A verb's base form: "ship" beside "ships", "go" beside "goes".
-  return PLURAL_VERBS.has(verb) || VERB_WORDS.has(`${verb}s`) || VERB_WORDS.has(`${verb}es`) || SCHEDULE_VERBS.has(verb);
-}
-
-/**
- * A workspace subject as the sentence names it, so "The Atlas launch date" and "Atlas's launch"
- * key alike: lower-cased, without a leading article or the word "project", and singular when the
- * sentence made it plural (never otherwise: a name ending in "s" keeps it).
- */
-function workspaceSubject(said: string, plural: boolean): string | null {
-  const named = said.toLowerCase().replace(/^the /u, "").replace(/^project /u, "").replace(/ project$/u, "").trim();
-  // "Retros are every Friday" and "the retro is every other Friday" name one thing.
-  const key = plural ? named.replace(/(?<![sua])s$/u, "") : named;
-  if (key === "" || /^(?:my|our) /u.test(key) || FIRST_PERSON.has(key) || TEAM_WORDS.has(key) || /^(?:he|she|they|it|this|that|there)$/u.test(key)) return null;
-  // "Lucia left Stripe and" is not a subject: a verb or conjunction inside means the pattern split the sentence wrongly.
-  if (key.split(" ").some((word) => SUBJECT_BREAKERS.has(word) || VERB_WORDS.has(word))) return null;
-  return key;
-}
-
-/** The subject half of a claim key: `user:<id>` for end users, "team", or the subject itself. */
-export function subjectKey(input: CaptureInput, subject: SubjectResult): string {
-  if (subject.subjectType === "end_user" && input.endUser) return `user:${input.endUser.id}`;
-  if (isWholeTeam(subject)) return "team";
-  return subject.subject.toLowerCase();
-}
-
-/** "team" subject type also covers named team members; only the team itself answers to "we". */
-const isWholeTeam = (subject: SubjectResult): boolean => subject.subjectType === "team" && subject.rule !== "team_member";
-
-/** Every way the text may name the attributed subject: full name, first name, end-user id. */
-function namesOf(input: CaptureInput, subject: SubjectResult): Set<string> {
-  const names = new Set<string>();
-  const add = (name: string | undefined, withFirst: boolean): void => {
-    const lower = (name ?? "").trim().toLowerCase();
-    if (lower === "") return;
-    names.add(lower);
-    if (withFirst) names.add(lower.split(/\s+/u)[0] ?? lower);
-  };
-  add(subject.subject, subject.personish && !isWholeTeam(subject));
-  if (subject.subjectType === "end_user") {
-    add(input.endUser?.id, false);
-    add(input.endUser?.name, true);
-  }
-  return names;
-}
-
-/** Lower-cased attribute with synonyms folded; null when it is really a verb phrase. */
-function canonicalAttribute(raw: string, isCount: boolean): string | null {
-  let attribute = raw.trim().toLowerCase();
-  if (attribute === "" || attribute.split(" ").some((word) => NOT_ATTRIBUTES.has(word))) return null;
-  if (isCount) {
-    const alias = ATTRIBUTE_ALIASES.find((a) => a.name.endsWith("_count_synonym") && a.pattern.test(attribute));
-    if (alias) return alias.canonical;
-    attribute = attribute.endsWith("ies") ? `${attribute.slice(0, -3)}y` : attribute.replace(/s$/u, "");
-    return `${attribute} count`;
-  }
-  // "Acme's current NPS score" is its NPS score.
-  attribute = attribute.replace(/^(?:current|new|latest|present|updated|main|primary) /u, "");
-  for (const alias of ATTRIBUTE_ALIASES) attribute = attribute.replace(alias.pattern, alias.canonical);
-  return attribute;
-}
-
-/** A person has many hobbies and friends: such attributes never hold one value. */
-function isManyValued(attribute: string): boolean {
-  const last = attribute.split(" ").at(-1) ?? "";
-  if (MANY_VALUED_ATTRIBUTES.has(attribute) || MANY_VALUED_ATTRIBUTES.has(last)) return true;
-  if (attribute.endsWith(" count") || attribute.startsWith("prefers ") || attribute.startsWith("decided ")) return false;
-  return last.endsWith("s") && !SINGULAR_S.has(last) && !last.endsWith("ss") && !last.endsWith("us");
-}
-
-function hasShape(value: string, shape: ValueShape): boolean {
-  const lower = value.toLowerCase();
-  switch (shape) {
-    case "proper":
-      return /^(?:the |The )?[\p{Lu}\p{N}/~]/u.test(value);
-    case "number":
-      return NUMBER.test(lower);
-    case "date":
-      return DATE.test(lower);
-    case "schedule":
-      return SCHEDULE.test(lower);
-    case "title":
-      return TITLE.test(withoutArticle(lower));
-    case "status":
-      return STATUS.test(lower) || STATUS.test(`in ${lower}`);
-  }
-}
-
-/** A title and the organisation it is held at, named with a capital: "CFO of Kestrel Textiles", "head of sales at Acme". */
-const ROLE_AT = /^(?<title>.+) (?:at|of|for) (?<organisation>(?:the )?\p{Lu}[\p{L}\p{N}&.' -]*)$/u;
-
-function roleAt(rawValue: string): { title: string; organisation: string } | null {
-  const groups = ROLE_AT.exec(rawValue)?.groups;
-  const title = groups ? cleanValue(groups.title!, "role") : null;
-  const organisation = groups ? cleanValue(groups.organisation!, "") : null;
-  return title !== null && organisation !== null ? { title, organisation } : null;
-}
-
-/** The value up to the end of its clause. */
-function clause(raw: string): string {
-  const end = VALUE_END.exec(raw);
-  return dropTrailing((end ? raw.slice(0, end.index) : raw).trim(), VALUE_TRIM);
-}
-
-/** Lower-cased, without quotes, articles, date prepositions or the attribute's own head noun ("starter plan"). */
-function cleanValue(raw: string, attribute: string): string | null {
-  let value = raw.toLowerCase().replace(/^["']+/u, "").replace(/["']+$/u, "").trim();
-  value = withoutArticle(value)
-    .replace(/^(?:on|by|in|for|until|at) (?=\S)/u, "")
-    .replace(/ (?:again|too|as well|now|these days)$/u, "");
-  // "CTO at Kestrel" and "CTO of Kestrel" are one title.
-  if (attribute === "role") value = value.replace(/ (?:at|of|for) /gu, " of ");
-  const head = attribute.split(" ").at(-1) ?? "";
-  if (head !== "" && value.endsWith(` ${head}`)) value = value.slice(0, -head.length - 1);
-  // "a 12-month contract" and "24 months" are one way of writing a length of time.
-  const duration = DURATION.exec(value.trim())?.groups;
-  if (duration) value = `${duration.count} ${duration.unit}${duration.count === "1" || duration.count === "one" ? "" : "s"}`;
-  value = value.trim();
-  return value === "" || value.length > MAX_CLAIM_VALUE ? null : value;
-}
-
-const withoutArticle = (text: string): string => text.trim().replace(/^(?:the|a|an|his|her|their|its|my|our) /iu, "");
