@@ -117,11 +117,10 @@ for (const name of dbs) {
       { facts: number; workspaces: number; answers: number; queued: number },
     ];
     const mine = await db.sql<{ n: number }>`SELECT count(*)::int AS n FROM facts WHERE workspace_id = ${ws}`;
-    const claimKeys = (
-      await db.sql<{ claim_key: string }>`
-        SELECT claim_key FROM facts WHERE workspace_id = ${ws} AND claim_key IS NOT NULL AND superseded_by IS NULL
-         ORDER BY md5(id) LIMIT 5`
-    ).map((r) => r.claim_key);
+    const claimed = await db.sql<{ claim_key: string; claim_subject: string }>`
+        SELECT claim_key, claim_subject FROM facts WHERE workspace_id = ${ws} AND claim_key IS NOT NULL AND superseded_by IS NULL
+         ORDER BY md5(id) LIMIT 5`;
+    const claimKeys = claimed.map((r) => r.claim_key);
     const head = (await readFactHead(db, ws))!;
     const middle = (await db.sql<{ id: string }>`
       SELECT id FROM facts WHERE workspace_id = ${ws} AND superseded_by IS NULL ORDER BY id OFFSET ${Math.floor(mine[0]!.n / 2)} LIMIT 1`)[0]?.id ?? "";
@@ -149,7 +148,7 @@ for (const name of dbs) {
     };
     const cases: [string, Statement, ((tx: Queryable) => Promise<void>)?][] = [
       ["authenticate (key lookup, rate-limit upsert, last_used touch, fact sequence)", await capture((q) => authenticate(q, file.keys[0], "127.0.0.1"))],
-      [`liveClaims, ${claimKeys.length} claim keys`, await capture((q) => liveClaims(q, ws, claimKeys))],
+      [`liveClaims, ${claimKeys.length} claim keys and one subject`, await capture((q) => liveClaims(q, ws, claimKeys, claimed.slice(0, 1).map((r) => r.claim_subject)))],
       ["claimNextRun, beside 20,000 completed and 100 queued answers (inserted in the rolled-back transaction)", await capture((q) => claimNextRun(q, "bench-explain", 30)), queue],
       ["loadFactChanges, empty delta (since = head)", await capture((q) => loadFactChanges(q, ws, head.seq, 20_000))],
       ["loadFactChanges, 20 changed facts (stamped in the same rolled-back transaction)", await capture((q) => loadFactChanges(q, ws, head.seq, 20_000)), touch20],

@@ -224,6 +224,7 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
           // A few pinned facts, as a workspace would have for its packet core.
           pinned: index % 20_000 === 7,
           claimKey: fact.claim?.key ?? null,
+          claimSubject: fact.claim?.subject ?? null,
           claimValue: fact.claim?.value ?? null,
           claimNegated: false,
         });

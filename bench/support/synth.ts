@@ -228,7 +228,7 @@ export interface SynthFact {
   endUserId: string | null;
   sensitive: boolean;
   /** A supersedable claim (subject|attribute) and its value, as the pipeline would key it. */
-  claim: { key: string; value: string } | null;
+  claim: { key: string; subject: string; value: string } | null;
 }
 
 type Template = (rng: Rng, s: string, cast: Cast) => { text: string; kind: FactKind; subject?: string; claim?: { attr: string; value: string } };
@@ -406,7 +406,7 @@ export function* factStream(seed: string, cast: Cast): Generator<SynthFact> {
       endUserId,
       sensitive,
       // The pipeline only keys a claim when the sentence is the bare statement (no trailing clause).
-      claim: t.claim && text === t.text ? { key: claimKey({ cardinality: "one", subject: claimSubject, attribute: t.claim.attr }), value: t.claim.value.toLowerCase() } : null,
+      claim: t.claim && text === t.text ? { key: claimKey({ cardinality: "one", subject: claimSubject, attribute: t.claim.attr }), subject: claimSubject, value: t.claim.value.toLowerCase() } : null,
     };
   }
 }

@@ -26,3 +26,14 @@ export function claimKey(claim: Pick<Claim, "cardinality" | "subject" | "attribu
   const parts = [claim.subject, claim.attribute, ...(claim.cardinality === "many" ? [claim.object ?? ""] : [])];
   return `${claim.cardinality}:${parts.join("|")}`;
 }
+
+/** A stored key read back into its parts; null for a key this model never writes. */
+export function parseClaimKey(key: string): Pick<Claim, "cardinality" | "subject" | "attribute" | "object"> | null {
+  const colon = key.indexOf(":");
+  const cardinality = key.slice(0, colon);
+  const [subject, attribute, object, ...extra] = key.slice(colon + 1).split("|");
+  if (subject === undefined || attribute === undefined || extra.length > 0) return null;
+  if (cardinality === "one" && object === undefined) return { cardinality, subject, attribute };
+  if (cardinality === "many" && object !== undefined) return { cardinality, subject, attribute, object };
+  return null;
+}

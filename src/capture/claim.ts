@@ -29,6 +29,8 @@ import { termOf } from "../memory/index/terms";
 import { manyValued, oneValued } from "./claim-key";
 import { resolverFor, takesPluralVerb, workspaceSubject, type SubjectResolver } from "./claim-subject";
 import { canonicalAttribute, clause, cleanValue, hasShape, isManyValued, roleAt, withoutArticle } from "./claim-values";
+import { ATTRIBUTE_RULES, REPLACEMENT_RULES } from "./rules/attribute";
+import { tokenClaim } from "./token-claim";
 
 export interface ClaimOutcome {
   claim: Claim | null;
@@ -81,6 +83,8 @@ function foldNegation(sentence: string): { text: string; negated: boolean } {
 }
 
 function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): ClaimOutcome {
+  const replacement = tokenClaim(sentence, negated, resolve, REPLACEMENT_RULES);
+  if (replacement?.claim) return replacement;
   const decision = DECISION.exec(sentence);
   if (decision) return decisionClaim(decision, negated, resolve);
   const useFor = USE_FOR.pattern.exec(sentence);
@@ -127,6 +131,8 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
   }
   const classed = valueClassClaim(sentence, negated, resolve);
   if (classed) return classed;
+  const general = tokenClaim(sentence, negated, resolve, ATTRIBUTE_RULES);
+  if (general?.claim) return general;
   for (const rel of RELATIONS) {
     const match = rel.pattern.exec(sentence);
     if (!match) continue;

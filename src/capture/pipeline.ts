@@ -2,8 +2,8 @@ import { sortableId } from "../ids";
 import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { analyzeFact } from "./analyze";
-import { claimKey } from "./claim-key";
-import { relateClaims, type ClaimValue } from "./relation";
+import { claimKey, parseClaimKey } from "./claim-key";
+import { continuedClaim, relateFacts } from "./relation";
 import { nextFactSeq } from "../memory/changes";
 import {
   insertFacts,
@@ -14,7 +14,7 @@ import {
   upsertEndUser,
   type NewFactRow,
 } from "./store";
-import type { FactAnalysis } from "./types";
+import type { Claim, FactAnalysis } from "./types";
 
 /** How much a fact is trusted by default, by where it came from. */
 export const DEFAULT_CONFIDENCE: Record<Origin, number> = {
@@ -62,6 +62,11 @@ export async function captureFacts(db: Db, workspaceId: string, items: readonly 
   });
 }
 
+interface LiveFactClaim {
+  id: string;
+  claim: Claim;
+}
+
 interface Analysed {
   item: CaptureItem;
   endUserId: string | null;
@@ -75,18 +80,18 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   for (const user of endUsers.values()) await upsertEndUser(tx, workspaceId, user.id, user.name);
   // Duplicates within this call; duplicates of stored facts are refused by the unique index.
   const known = new Set<string>();
-  const claims = await liveClaims(
+  const wanted = analysed.flatMap((a) => (a.analysis.claim ? [a.analysis.claim] : []));
+  const stored = await liveClaims(
     tx,
     workspaceId,
-    [...new Set(analysed.flatMap((a) => (a.analysis.claim ? [claimKey(a.analysis.claim)] : [])))],
+    [...new Set(wanted.map(claimKey))],
+    [...new Set(wanted.filter((c) => c.replaces !== undefined).map((c) => c.subject))],
   );
-  // Live claims by key (several per key: many-valued relations, or values that coexist).
-  const liveByKey = new Map<string, (ClaimValue & { id: string })[]>();
-  for (const c of claims) {
-    const list = liveByKey.get(c.claim_key) ?? [];
-    list.push({ id: c.id, value: c.claim_value, negated: c.claim_negated });
-    liveByKey.set(c.claim_key, list);
-  }
+  // Live claims (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
+  let live: LiveFactClaim[] = stored.flatMap((row) => {
+    const parts = parseClaimKey(row.claim_key);
+    return parts ? [{ id: row.id, claim: { ...parts, value: row.claim_value, negated: row.claim_negated } }] : [];
+  });
 
   const rows: NewFactRow[] = [];
   const replaces: { newId: string; oldIds: string[] }[] = [];
@@ -95,16 +100,16 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   const now = new Date();
   for (const { item, endUserId, analysis } of analysed) {
     const duplicateKey = `${endUserId ?? ""}\n${analysis.normalized}`;
-    const claim = analysis.claim;
-    const key = claim ? claimKey(claim) : null;
-    const live = key !== null ? (liveByKey.get(key) ?? []) : [];
-    const relations = claim ? live.map((old) => relateClaims(claim.cardinality, claim, old)) : [];
+    const found = analysis.claim;
+    const relations = found ? live.map((old) => relateFacts(found, old.claim)) : [];
     // The same claim with the same value, however phrased, adds nothing either.
     if (known.has(duplicateKey) || relations.includes("duplicate")) {
       skipped += 1;
       continue;
     }
     known.add(duplicateKey);
+    const replaced = live.filter((_, i) => relations[i] === "supersede");
+    const claim = found ? continuedClaim(found, replaced.map((old) => old.claim)) : null;
     const id = sortableId("fact");
     rows.push({
       id,
@@ -119,14 +124,14 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       recordedAt: item.recordedAt ?? now,
       sensitive: analysis.sensitive,
       pinned: item.pinned ?? false,
-      claimKey: key,
+      claimKey: claim ? claimKey(claim) : null,
+      claimSubject: claim?.subject ?? null,
       claimValue: claim?.value ?? null,
       claimNegated: claim?.negated ?? false,
     });
-    if (claim && key !== null) {
-      const oldIds = live.filter((_, i) => relations[i] === "supersede").map((old) => old.id);
-      if (oldIds.length > 0) replaces.push({ newId: id, oldIds });
-      liveByKey.set(key, [...live.filter((_, i) => relations[i] !== "supersede"), { id, value: claim.value, negated: claim.negated }]);
+    if (claim) {
+      if (replaced.length > 0) replaces.push({ newId: id, oldIds: replaced.map((old) => old.id) });
+      live = [...live.filter((_, i) => relations[i] !== "supersede"), { id, claim }];
     }
     factIds.push(id);
   }

@@ -2,7 +2,7 @@ import type { Db, Queryable } from "../db/types";
 import { nextFactSeq } from "../memory/changes";
 import { analyzeFact } from "./analyze";
 import { claimKey } from "./claim-key";
-import { relateClaims } from "./relation";
+import { relateFacts } from "./relation";
 import { lockWorkspaceFacts, teamMemberNames } from "./store";
 
 export interface ReclaimReport {
@@ -23,6 +23,7 @@ interface StoredFact {
   end_user_name: string | null;
   superseded_by: string | null;
   claim_key: string | null;
+  claim_subject: string | null;
   claim_value: string | null;
   claim_negated: boolean;
 }
@@ -50,6 +51,8 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
     const byId = new Map(facts.map((f) => [f.id, f]));
     const rekeyed = facts.filter((f) => {
       const claim = claims.get(f.id);
+      // A replacing fact continues the claim it replaced (see continuedClaim): its stored key stays.
+      if (claim?.replaces !== undefined && f.claim_subject === claim.subject && f.claim_value === claim.value) return false;
       return (claim?.key ?? null) !== f.claim_key || (claim?.value ?? null) !== f.claim_value || (claim?.negated ?? false) !== f.claim_negated;
     });
 
@@ -60,7 +63,7 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
       if (f.superseded_by === null) continue;
       const older = claims.get(f.id);
       const newer = byId.has(f.superseded_by) ? claims.get(f.superseded_by) : null;
-      if (older && newer && older.key === newer.key && relateClaims(newer.cardinality, newer, older) === "supersede") continue;
+      if (older && newer && relateFacts(newer, older) === "supersede") continue;
       const duplicate = `${f.end_user_id ?? ""}\n${f.normalized}`;
       if (live.has(duplicate)) {
         keptAsDuplicates += 1;
@@ -76,7 +79,7 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
         tx,
         rekeyed.map((f) => {
           const claim = claims.get(f.id);
-          return { id: f.id, key: claim?.key ?? null, value: claim?.value ?? null, negated: claim?.negated ?? false };
+          return { id: f.id, key: claim?.key ?? null, subject: claim?.subject ?? null, value: claim?.value ?? null, negated: claim?.negated ?? false };
         }),
       );
       await restoreFacts(tx, seq, restored);
@@ -87,8 +90,8 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
 
 async function loadFacts(tx: Queryable, workspaceId: string): Promise<StoredFact[]> {
   return tx.sql<StoredFact>`
-    SELECT f.id, f.text, f.normalized, f.end_user_id, u.name AS end_user_name, f.superseded_by, f.claim_key, f.claim_value,
-           f.claim_negated
+    SELECT f.id, f.text, f.normalized, f.end_user_id, u.name AS end_user_name, f.superseded_by, f.claim_key, f.claim_subject,
+           f.claim_value, f.claim_negated
       FROM facts f
       LEFT JOIN end_users u ON u.workspace_id = f.workspace_id AND u.id = f.end_user_id
      WHERE f.workspace_id = ${workspaceId}
@@ -96,13 +99,21 @@ async function loadFacts(tx: Queryable, workspaceId: string): Promise<StoredFact
 }
 
 /** Claim columns are not searched, so rewriting them needs no change sequence of their own. */
-async function updateClaims(tx: Queryable, rows: readonly { id: string; key: string | null; value: string | null; negated: boolean }[]): Promise<void> {
+interface ClaimColumns {
+  id: string;
+  key: string | null;
+  subject: string | null;
+  value: string | null;
+  negated: boolean;
+}
+
+async function updateClaims(tx: Queryable, rows: readonly ClaimColumns[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.sql`
-    UPDATE facts f SET claim_key = r.claim_key, claim_value = r.claim_value, claim_negated = r.claim_negated
-      FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.value)}::text[],
-                  ${rows.map((r) => String(r.negated))}::text[]::boolean[])
-           AS r(id, claim_key, claim_value, claim_negated)
+    UPDATE facts f SET claim_key = r.claim_key, claim_subject = r.claim_subject, claim_value = r.claim_value, claim_negated = r.claim_negated
+      FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.subject)}::text[],
+                  ${rows.map((r) => r.value)}::text[], ${rows.map((r) => String(r.negated))}::text[]::boolean[])
+           AS r(id, claim_key, claim_subject, claim_value, claim_negated)
      WHERE f.id = r.id`;
 }
 

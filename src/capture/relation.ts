@@ -3,6 +3,7 @@
  * after tokens and claims. Pure, so the pipeline, `facts reclaim` and the labelled pairs all
  * decide the same way.
  */
+import { claimKey, manyValued, oneValued } from "./claim-key";
 import type { Cardinality, Claim } from "./types";
 
 /** What a newer claim does to a live older one with the same key. */
@@ -23,4 +24,48 @@ export function relateClaims(cardinality: Cardinality, newer: ClaimValue, older:
     return newer.negated ? "coexist" : "supersede";
   }
   return newer.value === older.value ? "supersede" : "coexist";
+}
+
+/**
+ * What a newer claim does to an older live one of the same workspace: the same key relates by
+ * value and polarity; a claim that names the value it replaces supersedes the subject's claim
+ * that holds that value, whatever its attribute; anything else coexists.
+ */
+export function relateFacts(newer: Claim, older: Claim): ClaimRelation {
+  if (claimKey(newer) === claimKey(older)) return relateClaims(newer.cardinality, newer, older);
+  if (newer.replaces !== undefined && newer.subject === older.subject && !older.negated && namesValue(older.value, newer.replaces)) return "supersede";
+  return "coexist";
+}
+
+/**
+ * The claim a replacing fact stores: "Orion switched from Postgres to CockroachDB" continues the
+ * claim it replaced (Orion's primary database), so the next change of that attribute finds it.
+ */
+export function continuedClaim(newer: Claim, replaced: readonly Claim[]): Claim {
+  const older = newer.replaces === undefined ? undefined : replaced.find((old) => claimKey(old) !== claimKey(newer));
+  if (older === undefined) return newer;
+  return older.cardinality === "one" ? oneValued(older.subject, older.attribute, newer.value, newer.negated) : manyValued(older.subject, older.attribute, newer.value, newer.negated);
+}
+
+/** Spellings of one value: "Postgres" replaced means PostgreSQL. */
+const VALUE_ALIASES: Readonly<Record<string, string>> = { postgres: "postgresql", pg: "postgresql", k8s: "kubernetes", gcp: "google cloud" };
+
+const valueWords = (value: string): string[] =>
+  value
+    .split(/[\s/,]+/u)
+    .filter((w) => w !== "" && !REPLACED_NOISE.has(w))
+    .map((w) => VALUE_ALIASES[w] ?? w);
+const REPLACED_NOISE: ReadonlySet<string> = new Set(["the", "a", "an", "his", "her", "their", "its", "our", "my", "through", "via", "from", "old", "current"]);
+
+/**
+ * Whether a stored value is the one a fact says it replaces: every word of the shorter is a word
+ * of the longer ("MacBook" names "macbook pro", "the Mazda" names "mazda 3").
+ */
+export function namesValue(stored: string, replaced: string): boolean {
+  const a = valueWords(stored);
+  const b = valueWords(replaced);
+  const [shorter, longer] = a.length <= b.length ? [a, new Set(b)] : [b, new Set(a)];
+  // A bare number ("2") names too much: "Plan 2" is not the office count of 2.
+  if (!shorter.some((w) => /\p{L}/u.test(w))) return false;
+  return shorter.every((w) => longer.has(w));
 }

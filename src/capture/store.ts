@@ -15,6 +15,7 @@ export interface NewFactRow {
   sensitive: boolean;
   pinned: boolean;
   claimKey: string | null;
+  claimSubject: string | null;
   claimValue: string | null;
   claimNegated: boolean;
 }
@@ -46,11 +47,17 @@ export async function upsertEndUser(db: Queryable, workspaceId: string, id: stri
     ON CONFLICT (workspace_id, id) DO UPDATE SET name = coalesce(EXCLUDED.name, end_users.name)`;
 }
 
-export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: readonly string[]): Promise<LiveClaim[]> {
-  if (claimKeys.length === 0) return [];
+/**
+ * The live claims with one of these keys, and every live claim of these subjects (for facts that
+ * name the value they replace, whatever its attribute). Both lookups use a partial index on live
+ * claims, so a workspace's history does not slow them.
+ */
+export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: readonly string[], subjects: readonly string[]): Promise<LiveClaim[]> {
+  if (claimKeys.length === 0 && subjects.length === 0) return [];
   return db.sql<LiveClaim>`
     SELECT id, claim_key, claim_value, claim_negated FROM facts
-     WHERE workspace_id = ${workspaceId} AND claim_key = ANY(${[...claimKeys]}::text[]) AND superseded_by IS NULL
+     WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
+       AND (claim_key = ANY(${[...claimKeys]}::text[]) OR claim_subject = ANY(${[...subjects]}::text[]))
      ORDER BY recorded_at, id`;
 }
 
@@ -66,17 +73,17 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
   const col = <K extends keyof NewFactRow>(key: K): NewFactRow[K][] => rows.map((r) => r[key]);
   const inserted = await db.sql<{ id: string }>`
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id,
-                       confidence, recorded_at, sensitive, pinned, claim_key, claim_value, claim_negated, changed_seq)
+                       confidence, recorded_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated, changed_seq)
     SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id,
-           r.confidence, r.recorded_at, r.sensitive, r.pinned, r.claim_key, r.claim_value, r.claim_negated, ${seq}
+           r.confidence, r.recorded_at, r.sensitive, r.pinned, r.claim_key, r.claim_subject, r.claim_value, r.claim_negated, ${seq}
       FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
                   ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
                   ${col("endUserId")}::text[], ${col("confidence").map(String)}::text[]::real[],
                   ${col("recordedAt").map((d) => d.toISOString())}::timestamptz[], ${col("sensitive").map(String)}::text[]::boolean[],
-                  ${col("pinned").map(String)}::text[]::boolean[], ${col("claimKey")}::text[], ${col("claimValue")}::text[],
+                  ${col("pinned").map(String)}::text[]::boolean[], ${col("claimKey")}::text[], ${col("claimSubject")}::text[], ${col("claimValue")}::text[],
                   ${col("claimNegated").map(String)}::text[]::boolean[])
            AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, confidence, recorded_at,
-                sensitive, pinned, claim_key, claim_value, claim_negated)
+                sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated)
     ON CONFLICT DO NOTHING
     RETURNING id`;
   return new Set(inserted.map((r) => r.id));

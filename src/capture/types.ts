@@ -29,6 +29,11 @@ export interface Claim {
   value: string;
   /** The fact denies the value ("Priya's manager is no longer Tom", "Sam stopped playing guitar"). */
   negated: boolean;
+  /**
+   * The value the fact says it replaces ("switched from Postgres to CockroachDB": "postgres"):
+   * it supersedes the subject's live claim with that value, whatever its attribute.
+   */
+  replaces?: string;
 }
 
 export interface FactAnalysis {

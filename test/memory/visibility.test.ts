@@ -59,6 +59,7 @@ describeEachDb("visibility (property)", (get) => {
             sensitive: f.sensitive,
             pinned: f.pinned,
             claimKey: null,
+            claimSubject: null,
             claimValue: null,
             claimNegated: false,
           };

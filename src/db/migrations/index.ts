@@ -9,7 +9,7 @@ import adminTokens from "./007_admin_tokens.sql" with { type: "text" };
 import adminSessions from "./008_admin_sessions.sql" with { type: "text" };
 import oauth from "./009_oauth.sql" with { type: "text" };
 import openaiProvider from "./010_openai_provider.sql" with { type: "text" };
-import claimNegated from "./011_claim_negated.sql" with { type: "text" };
+import claimColumns from "./011_claim_columns.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -28,5 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: "admin_sessions", sql: adminSessions },
   { version: 9, name: "oauth", sql: oauth },
   { version: 10, name: "openai_provider", sql: openaiProvider },
-  { version: 11, name: "claim_negated", sql: claimNegated },
+  { version: 11, name: "claim_columns", sql: claimColumns },
 ];

@@ -1,13 +1,12 @@
 /**
  * The labelled supersession pairs (dev.jsonl, holdout.jsonl, blind.jsonl) and how the capture rules judge one:
- * the newer fact supersedes the older when both make a claim with the same key and
- * `relateClaims` says so. Used by the pipeline's tests and by bench/supersession.ts.
+ * the newer fact supersedes the older when both make a claim and `relateFacts` says so (the same
+ * key, or a newer fact that names the older one's value as the one it replaces). Used by the pipeline's tests and by bench/supersession.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeFact } from "../../../src/capture/analyze";
-import { claimKey } from "../../../src/capture/claim-key";
-import { relateClaims, type ClaimRelation } from "../../../src/capture/relation";
+import { relateFacts, type ClaimRelation } from "../../../src/capture/relation";
 
 export interface LabelledPair {
   family: "people" | "companies" | "projects" | "decisions";
@@ -33,8 +32,8 @@ export function judgePair(pair: LabelledPair): ClaimRelation {
   const input = (text: string) => ({ text, teamMembers: [], ...(pair.end_user ? { endUser: pair.end_user } : {}) });
   const older = analyzeFact(input(pair.older)).claim;
   const newer = analyzeFact(input(pair.newer)).claim;
-  if (older === null || newer === null || claimKey(older) !== claimKey(newer)) return "coexist";
-  return relateClaims(newer.cardinality, newer, older);
+  if (older === null || newer === null) return "coexist";
+  return relateFacts(newer, older);
 }
 
 export interface Score {

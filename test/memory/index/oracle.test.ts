@@ -102,6 +102,7 @@ class World {
       sensitive: this.chance(0.25),
       pinned: this.chance(0.15),
       claimKey: null,
+      claimSubject: null,
       claimValue: null,
       claimNegated: false,
     };

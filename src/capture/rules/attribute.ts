@@ -1,0 +1,146 @@
+/**
+ * Claim rules written over tokens: the general shapes of attribute statements, and the sentences
+ * that name the value they replace ("switched from Postgres to CockroachDB"). Each rule is a
+ * record: a token pattern with named slots, how its claim is built, and its exceptions. They run
+ * after the older sentence rules in rules/claim.ts, which stay first for the shapes they cover.
+ */
+import { optional, phrase, pos, some, slot, tail, word, lemma, type TokenPattern, type TokenTest } from "./pattern";
+
+export interface TokenClaimRule {
+  readonly name: string;
+  readonly pattern: TokenPattern;
+  /**
+   * How the slots make a claim. "attribute": subject + attribute (a fixed `attribute`, or the
+   * attribute slot plus its qualifier) = value. "count": the attribute slot counted. "verb": the
+   * attribute the verb lexicon gives the verb slot. "schedule": a recurring day or time of the
+   * owner's thing. "replacement": the fact names the value it replaces (slot "replaced").
+   */
+  readonly builds: "attribute" | "count" | "verb" | "schedule" | "replacement";
+  /** Words one of which the sentence must contain: a cheap check before tagging it. */
+  readonly cue: readonly string[];
+  readonly attribute?: string;
+  /** The value's head must be one of these lemmas (a currency, a day). */
+  readonly valueIn?: ReadonlySet<string>;
+  /** Exceptions: the rule makes no claim when any token of the tail passes this test. */
+  readonly notIfTail?: TokenTest;
+}
+
+/** Verbs whose object is the one value of an attribute: you drive one car at a time. */
+export const SINGLE_VALUED_VERBS: Readonly<Record<string, string>> = {
+  drive: "car",
+};
+
+export const CURRENCIES: ReadonlySet<string> = new Set(
+  "euro euros eur € dollar dollars usd $ gbp pound pounds sterling yen jpy chf franc francs cad aud inr rupee rupees sek nok dkk".split(" "),
+);
+
+export const DAYS: ReadonlySet<string> = new Set(
+  "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays".split(" "),
+);
+
+/** Verbs that schedule a recurring thing ("releases ship on Tuesdays", "retros happen on Fridays"). */
+const SCHEDULE_VERBS = ["ship", "go", "happen", "run", "start", "go out", "deploy", "land", "occur", "release", "take"];
+
+/** Nouns that name one attribute of the thing before them ("the office Wi-Fi password"). */
+export const ATTRIBUTE_HEADS: ReadonlySet<string> = new Set(
+  "password passcode pin address number phone email url domain hostname host channel repo repository extension language currency ip".split(" "),
+);
+
+const NOUNISH = ["PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"];
+const THE = optional(pos("DET"));
+/** A subject: a name or a noun phrase, or a pronoun the resolver maps ("I", "we"). */
+const SUBJECT = phrase("subject", { pos: ["PROPN", "NOUN", "NUM", "PRON"], notWord: ["he", "she", "they", "it", "this", "that"] }, 6);
+/** Adverbs and auxiliaries between a subject and its verb ("now", "has", "was"). */
+const VERBISH = some({ pos: ["ADV", "AUX", "PART"] }, 3);
+const OWN = optional(pos("DET", "PRON"));
+const value = (name = "value"): TokenPattern[number] => phrase(name, { pos: NOUNISH, notWord: ["instead", "now"] }, 6);
+
+/** Sentences that name the value they replace: tried before every other claim rule. */
+export const REPLACEMENT_RULES: readonly TokenClaimRule[] = [
+  {
+    // "Orion switched from Postgres to CockroachDB", "Vandelay migrated off Salesforce to HubSpot".
+    name: "switched_from_to",
+    cue: ["from", "off"],
+    builds: "replacement",
+    pattern: [THE, SUBJECT, VERBISH, lemma("switch", "move", "migrate", "change", "transition", "convert", "upgrade", "downgrade", "go", "transfer", "shift"), some({ pos: ["PRON", "DET", "NOUN", "ADP"], notWord: ["from", "off"] }, 3), optional(word("away")), word("from", "off"), OWN, value("replaced"), word("to", "onto"), OWN, value(), tail],
+  },
+  {
+    // "We replaced Datadog with Grafana."
+    name: "replaced_with",
+    cue: ["replac", "swap"],
+    builds: "replacement",
+    pattern: [THE, SUBJECT, VERBISH, lemma("replace", "swap"), OWN, value("replaced"), word("with", "for"), OWN, value(), tail],
+  },
+  {
+    // "Hannah traded in her Civic for a Rivian R1S", "I sold the Mazda and bought a Polestar 2".
+    name: "traded_for",
+    cue: ["trade", "sold", "sell", "drop", "ditch", "dump", "quit"],
+    builds: "replacement",
+    pattern: [THE, SUBJECT, VERBISH, lemma("trade", "sell", "drop", "ditch", "dump", "quit"), optional(word("in")), OWN, value("replaced"), word("for", "and"), some({ pos: ["ADV", "AUX", "VERB", "ADP", "DET", "PART", "PRON", "SCONJ"] }, 5), value(), tail],
+  },
+  {
+    // "Quantum Foods now buys direct instead of through Ingram".
+    name: "instead_of",
+    cue: ["instead of"],
+    builds: "replacement",
+    pattern: [THE, SUBJECT, some({ pos: ["ADV", "AUX", "VERB", "PART", "ADP", "DET", "PRON", "SCONJ"] }, 6), phrase("value", { pos: [...NOUNISH, "ADV"], notWord: ["instead", "now"] }, 6), word("instead"), word("of"), optional(pos("ADP")), OWN, value("replaced"), tail],
+  },
+];
+
+/** The general shapes of attribute statements: tried when no sentence rule matched. */
+export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
+  {
+    // "Carlos's preferred language for meetings is English": an attribute qualified by what it is for.
+    name: "possessive_qualified",
+    cue: ["'s ", "' "],
+    builds: "attribute",
+    pattern: [SUBJECT, word("'s", "'"), phrase("attribute", { pos: ["ADJ", "NOUN", "VERB"] }, 3), slot("link", { pos: ["ADP"] }, 1), OWN, phrase("qualifier", { pos: ["NOUN", "PROPN"] }, 3), lemma("be"), optional(word("now")), slot("value", undefined, 8)],
+  },
+  {
+    // "Acme has 50 seats on the team plan", "Ibrahim has two kids".
+    name: "has_count",
+    cue: ["has ", "have "],
+    builds: "count",
+    pattern: [THE, SUBJECT, VERBISH, lemma("have"), optional(word("about", "around", "roughly", "approximately", "nearly", "over", "almost")), slot("value", { pos: ["NUM"] }, 2), phrase("attribute", { pos: ["NOUN", "ADJ"] }, 3), tail],
+    notIfTail: { word: ["more", "left", "extra", "additional", "each", "per"] },
+  },
+  {
+    // "Stark Logistics is up to roughly 340 employees", "the billing revamp is down to 4 engineers".
+    name: "count_now",
+    cue: [" up to ", " down to "],
+    builds: "count",
+    pattern: [THE, SUBJECT, lemma("be"), optional(word("now")), word("up", "down"), word("to"), optional(word("about", "around", "roughly", "approximately", "nearly")), slot("value", { pos: ["NUM"] }, 2), phrase("attribute", { pos: ["NOUN", "ADJ"] }, 3), tail],
+  },
+  {
+    // "Hannah drives a Toyota Corolla": the verb names the attribute (a lexicon of single-valued verbs).
+    name: "single_valued_verb",
+    cue: Object.keys(SINGLE_VALUED_VERBS),
+    builds: "verb",
+    pattern: [THE, SUBJECT, VERBISH, slot("verb", { lemma: Object.keys(SINGLE_VALUED_VERBS), pos: ["VERB"] }, 1), OWN, value(), tail],
+  },
+  {
+    // "Initech pays its invoices in euros", "asked to be billed in USD".
+    name: "pays_in",
+    cue: [" in "],
+    builds: "attribute",
+    attribute: "billing currency",
+    valueIn: CURRENCIES,
+    pattern: [THE, SUBJECT, some({ pos: ["ADV", "AUX", "VERB", "PART"] }, 4), lemma("pay", "bill", "invoice", "charge", "quote"), OWN, some({ pos: ["NOUN"] }, 2), word("in"), OWN, value(), tail],
+  },
+  {
+    // "Acme releases ship on Tuesdays": a plural thing's recurring day.
+    name: "plural_schedule",
+    cue: [...DAYS],
+    builds: "schedule",
+    valueIn: DAYS,
+    pattern: [THE, phrase("owner", { pos: ["PROPN", "ADJ"] }, 3), slot("thing", { pos: ["NOUN"] }, 1), optional(word("now")), lemma(...SCHEDULE_VERBS), optional(word("out")), optional(word("on", "every")), phrase("value", { pos: ["PROPN", "NOUN"] }, 2), optional(word("now")), tail],
+    notIfTail: { word: ["too", "also"] },
+  },
+  {
+    // "The office Wi-Fi password is bluefinch77": a thing's attribute named by its head noun.
+    name: "compound_attribute_head",
+    cue: [...ATTRIBUTE_HEADS],
+    builds: "attribute",
+    pattern: [THE, phrase("subject", { pos: ["PROPN", "NOUN", "ADJ", "PUNCT"], notWord: [",", ".", ";", ":"] }, 5), slot("attribute", { lemma: [...ATTRIBUTE_HEADS] }, 1), lemma("be"), optional(word("now")), slot("value", undefined, 8)],
+  },
+];

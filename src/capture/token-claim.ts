@@ -1,0 +1,85 @@
+/**
+ * Claims from token rules (rules/attribute.ts): tag the sentence once, try each rule's pattern,
+ * and build the claim the rule declares from its slots.
+ */
+import { manyValued, oneValued } from "./claim-key";
+import type { SubjectResolver } from "./claim-subject";
+import { canonicalAttribute, cleanValue, isManyValued } from "./claim-values";
+import { SINGLE_VALUED_VERBS, type TokenClaimRule } from "./rules/attribute";
+import { matchTokens, passes, spanText, type Slots } from "./rules/pattern";
+import { tokenize, type Token } from "./tokens";
+import type { Claim } from "./types";
+
+export interface TokenClaimOutcome {
+  claim: Claim | null;
+  rule: string;
+  refusedBy: string | null;
+}
+
+/** The first rule of `rules` that matches the sentence, and its claim (or why it made none). */
+export function tokenClaim(sentence: string, negated: boolean, resolve: SubjectResolver, rules: readonly TokenClaimRule[]): TokenClaimOutcome | null {
+  const lower = sentence.toLowerCase();
+  const cued = rules.filter((rule) => rule.cue.some((cue) => lower.includes(cue)));
+  if (cued.length === 0) return null;
+  const tokens = withoutEndPunctuation(tokenize(sentence));
+  let refused: TokenClaimOutcome | null = null;
+  for (const rule of cued) {
+    const slots = matchTokens(rule.pattern, tokens);
+    if (slots === null) continue;
+    if (rule.notIfTail !== undefined && (slots.tail ?? []).some((t) => passes(t, rule.notIfTail))) continue;
+    const subjectText = rule.builds === "schedule" ? `${spanText(slots.owner)} ${slots.thing?.[0]?.lemma ?? ""}` : spanText(slots.subject);
+    const subject = resolve(subjectText, undefined);
+    if (subject === null) {
+      refused ??= { claim: null, rule: rule.name, refusedBy: "other_subject" };
+      continue;
+    }
+    const built = buildClaim(rule, slots, subject, negated);
+    if (built === null) continue;
+    return { rule: rule.name, ...built };
+  }
+  return refused;
+}
+
+function buildClaim(rule: TokenClaimRule, slots: Slots, subject: string, negated: boolean): { claim: Claim | null; refusedBy: string | null } | null {
+  const rawValue = spanText(slots.value);
+  const head = slots.value?.at(-1);
+  if (rule.valueIn !== undefined && (head === undefined || !(rule.valueIn.has(head.lower) || rule.valueIn.has(head.lemma)))) return null;
+  const attribute = attributeOf(rule, slots);
+  if (attribute === null) return null;
+  if (rule.builds === "replacement") {
+    const replaced = cleanValue(spanText(slots.replaced), "");
+    const value = cleanValue(rawValue, "");
+    if (replaced === null || value === null || replaced === value) return { claim: null, refusedBy: "no_value" };
+    return { claim: { ...manyValued(subject, attribute, value, negated), replaces: replaced }, refusedBy: null };
+  }
+  // A lexicon's or a rule's own attribute has its cardinality declared; a named one takes it from the word.
+  if (rule.builds === "attribute" && rule.attribute === undefined && isManyValued(attribute)) return { claim: null, refusedBy: "many_values" };
+  const value = cleanValue(rawValue, attribute);
+  if (value === null) return { claim: null, refusedBy: "no_value" };
+  return { claim: oneValued(subject, attribute, value, negated), refusedBy: null };
+}
+
+function attributeOf(rule: TokenClaimRule, slots: Slots): string | null {
+  switch (rule.builds) {
+    case "replacement":
+      return "switched to";
+    case "schedule":
+      return "day";
+    case "verb":
+      return SINGLE_VALUED_VERBS[slots.verb?.[0]?.lemma ?? ""] ?? null;
+    case "count":
+      return canonicalAttribute(spanText(slots.attribute), true);
+    case "attribute": {
+      if (rule.attribute !== undefined) return rule.attribute;
+      const named = canonicalAttribute(spanText(slots.attribute), false);
+      if (named === null || slots.qualifier === undefined) return named;
+      return `${named} ${spanText(slots.link).toLowerCase()} ${slots.qualifier.map((t) => t.lemma).join(" ")}`;
+    }
+  }
+}
+
+function withoutEndPunctuation(tokens: Token[]): Token[] {
+  let end = tokens.length;
+  while (end > 0 && tokens[end - 1]!.pos === "PUNCT") end -= 1;
+  return tokens.slice(0, end);
+}
