@@ -19,6 +19,11 @@ import {
 } from "./rules/claim";
 import { dropTrailing } from "./text";
 
+/** "three years" and "3 years" are one length of time. */
+const NUMBER_WORDS: Readonly<Record<string, string>> = Object.fromEntries(
+  "one two three four five six seven eight nine ten eleven twelve".split(" ").map((word, i) => [word, String(i + 1)]),
+);
+
 const VALUE_TRIM = new Set([".", "!", "?", ";", ",", " ", '"', "'"]);
 
 /** Lower-cased attribute with synonyms folded; null when it is really a verb phrase. */
@@ -91,7 +96,10 @@ export function cleanValue(raw: string, attribute: string): string | null {
   if (head !== "" && value.endsWith(` ${head}`)) value = value.slice(0, -head.length - 1);
   // "a 12-month contract" and "24 months" are one way of writing a length of time.
   const duration = DURATION.exec(value.trim())?.groups;
-  if (duration) value = `${duration.count} ${duration.unit}${duration.count === "1" || duration.count === "one" ? "" : "s"}`;
+  if (duration) {
+    const count = NUMBER_WORDS[duration.count ?? ""] ?? duration.count;
+    value = `${count} ${duration.unit}${count === "1" ? "" : "s"}`;
+  }
   value = value.trim();
   return value === "" || value.length > MAX_CLAIM_VALUE ? null : value;
 }

@@ -3,7 +3,7 @@ import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { analyzeFact } from "./analyze";
 import { claimKey, parseClaimKey } from "./claim-key";
-import { continuedClaim, relateFacts } from "./relation";
+import { continuedClaim, relateFacts, restates } from "./relation";
 import { nextFactSeq } from "../memory/changes";
 import {
   insertFacts,
@@ -64,6 +64,7 @@ export async function captureFacts(db: Db, workspaceId: string, items: readonly 
 
 interface LiveFactClaim {
   id: string;
+  normalized: string;
   claim: Claim;
 }
 
@@ -90,7 +91,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   // Live claims (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
   let live: LiveFactClaim[] = stored.flatMap((row) => {
     const parts = parseClaimKey(row.claim_key);
-    return parts ? [{ id: row.id, claim: { ...parts, value: row.claim_value, negated: row.claim_negated } }] : [];
+    return parts ? [{ id: row.id, normalized: row.normalized, claim: { ...parts, value: row.claim_value, negated: row.claim_negated } }] : [];
   });
 
   const rows: NewFactRow[] = [];
@@ -102,8 +103,9 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     const duplicateKey = `${endUserId ?? ""}\n${analysis.normalized}`;
     const found = analysis.claim;
     const relations = found ? live.map((old) => relateFacts(found, old.claim)) : [];
-    // The same claim with the same value, however phrased, adds nothing either.
-    if (known.has(duplicateKey) || relations.includes("duplicate")) {
+    // The same claim with the same value adds nothing when its words are all in the live fact's.
+    const restated = relations.some((r, i) => r === "duplicate" && restates(analysis.normalized, live[i]!.normalized));
+    if (known.has(duplicateKey) || restated) {
       skipped += 1;
       continue;
     }
@@ -131,7 +133,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     });
     if (claim) {
       if (replaced.length > 0) replaces.push({ newId: id, oldIds: replaced.map((old) => old.id) });
-      live = [...live.filter((_, i) => relations[i] !== "supersede"), { id, claim }];
+      live = [...live.filter((_, i) => relations[i] !== "supersede"), { id, normalized: analysis.normalized, claim }];
     }
     factIds.push(id);
   }

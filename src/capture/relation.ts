@@ -4,6 +4,7 @@
  * decide the same way.
  */
 import { claimKey, manyValued, oneValued } from "./claim-key";
+import { FUNCTION_WORDS } from "./rules/words";
 import type { Cardinality, Claim } from "./types";
 
 /** What a newer claim does to a live older one with the same key. */
@@ -21,7 +22,9 @@ export function relateClaims(cardinality: Cardinality, newer: ClaimValue, older:
   if (cardinality === "many") return newer.negated === older.negated ? "coexist" : "supersede";
   if (newer.negated === older.negated) {
     if (newer.value === older.value) return "duplicate";
-    return newer.negated ? "coexist" : "supersede";
+    // "lives in Boston's South End" refines "lives in Boston": both are true.
+    if (newer.negated || refines(newer.value, older.value) || refines(older.value, newer.value)) return "coexist";
+    return "supersede";
   }
   return newer.value === older.value ? "supersede" : "coexist";
 }
@@ -46,6 +49,25 @@ export function continuedClaim(newer: Claim, replaced: readonly Claim[]): Claim 
   if (older === undefined) return newer;
   return older.cardinality === "one" ? oneValued(older.subject, older.attribute, newer.value, newer.negated) : manyValued(older.subject, older.attribute, newer.value, newer.negated);
 }
+
+/** Whether `value` is `general` with more words after it ("9:30 on zoom" after "9:30"). */
+const refines = (value: string, general: string): boolean => value.startsWith(general) && /^(?:\s|'s\s|,)/u.test(value.slice(general.length));
+
+/**
+ * Whether a fact with the same claim and value as a live one says nothing more, so capture skips
+ * it: each of its content words is already in the live fact. "Jonas is Greta's manager" beside
+ * "Greta reports to Jonas" is kept (it is said differently); "Greta reports to Jonas now" is not.
+ */
+export function restates(newer: string, older: string): boolean {
+  const known = new Set(contentWords(older));
+  return contentWords(newer).every((w) => known.has(w));
+}
+
+const contentWords = (normalized: string): string[] =>
+  normalized
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== "" && !FUNCTION_WORDS.has(w));
 
 /** Spellings of one value: "Postgres" replaced means PostgreSQL. */
 const VALUE_ALIASES: Readonly<Record<string, string>> = { postgres: "postgresql", pg: "postgresql", k8s: "kubernetes", gcp: "google cloud" };

@@ -22,6 +22,7 @@ export interface NewFactRow {
 
 export interface LiveClaim {
   id: string;
+  normalized: string;
   claim_key: string;
   claim_value: string;
   claim_negated: boolean;
@@ -55,7 +56,7 @@ export async function upsertEndUser(db: Queryable, workspaceId: string, id: stri
 export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: readonly string[], subjects: readonly string[]): Promise<LiveClaim[]> {
   if (claimKeys.length === 0 && subjects.length === 0) return [];
   return db.sql<LiveClaim>`
-    SELECT id, claim_key, claim_value, claim_negated FROM facts
+    SELECT id, normalized, claim_key, claim_value, claim_negated FROM facts
      WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
        AND (claim_key = ANY(${[...claimKeys]}::text[]) OR claim_subject = ANY(${[...subjects]}::text[]))
      ORDER BY recorded_at, id`;

@@ -83,7 +83,7 @@ export const REPLACEMENT_RULES: readonly TokenClaimRule[] = [
     name: "instead_of",
     cue: ["instead of"],
     builds: "replacement",
-    pattern: [THE, SUBJECT, some({ pos: ["ADV", "AUX", "VERB", "PART", "ADP", "DET", "PRON", "SCONJ"] }, 6), phrase("value", { pos: [...NOUNISH, "ADV"], notWord: ["instead", "now"] }, 6), word("instead"), word("of"), optional(pos("ADP")), OWN, value("replaced"), tail],
+    pattern: [THE, SUBJECT, some({}, 10), phrase("value", { pos: [...NOUNISH, "ADV"], notWord: ["instead", "now"] }, 6), word("instead"), word("of"), optional(pos("ADP")), OWN, value("replaced"), tail],
   },
 ];
 
@@ -95,6 +95,13 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     cue: ["'s ", "' "],
     builds: "attribute",
     pattern: [SUBJECT, word("'s", "'"), phrase("attribute", { pos: ["ADJ", "NOUN", "VERB"] }, 3), slot("link", { pos: ["ADP"] }, 1), OWN, phrase("qualifier", { pos: ["NOUN", "PROPN"] }, 3), lemma("be"), optional(word("now")), slot("value", undefined, 8)],
+  },
+  {
+    // "Aoife got a new number: 086 555 7710".
+    name: "got_new_attribute",
+    cue: [" new "],
+    builds: "attribute",
+    pattern: [THE, SUBJECT, VERBISH, lemma("get", "have"), word("a"), word("new"), phrase("attribute", { pos: ["NOUN", "ADJ"] }, 3), word(":", ",", "-", "of"), slot("value", undefined, 8)],
   },
   {
     // "Acme has 50 seats on the team plan", "Ibrahim has two kids".

@@ -616,7 +616,7 @@ export const ATTRIBUTE_ALIASES: readonly AttributeAlias[] = [
   // A spouse by any name.
   { name: "partner_synonym", pattern: /^(?:wife|husband|spouse|partner|girlfriend|boyfriend|fiancée?|fiance)$/u, canonical: "partner" },
   { name: "email_synonym", pattern: /^(?:e-mail|email address|e-mail address|work email|contact email)$/u, canonical: "email" },
-  { name: "phone_synonym", pattern: /^(?:phone number|mobile|mobile number|cell|cell number|telephone|telephone number|phone)$/u, canonical: "phone" },
+  { name: "phone_synonym", pattern: /^(?:phone number|mobile|mobile number|cell|cell number|cell phone|telephone|telephone number|phone|number|contact number)$/u, canonical: "phone" },
   { name: "hometown_synonym", pattern: /^home town$/u, canonical: "hometown" },
   { name: "favorite_spelling", pattern: /^favourite(?![\p{L}])/u, canonical: "favorite" },
   { name: "colour_spelling", pattern: /(?<![\p{L}])colour(?![\p{L}])/u, canonical: "color" },

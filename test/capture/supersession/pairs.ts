@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyzeFact } from "../../../src/capture/analyze";
-import { relateFacts, type ClaimRelation } from "../../../src/capture/relation";
+import { analyzeFact, normalizeForDuplicates } from "../../../src/capture/analyze";
+import { relateFacts, restates, type ClaimRelation } from "../../../src/capture/relation";
 
 export interface LabelledPair {
   family: "people" | "companies" | "projects" | "decisions";
@@ -33,7 +33,9 @@ export function judgePair(pair: LabelledPair): ClaimRelation {
   const older = analyzeFact(input(pair.older)).claim;
   const newer = analyzeFact(input(pair.newer)).claim;
   if (older === null || newer === null) return "coexist";
-  return relateFacts(newer, older);
+  const relation = relateFacts(newer, older);
+  // As capture does: a same-valued claim is skipped only when it adds no word.
+  return relation === "duplicate" && !restates(normalizeForDuplicates(pair.newer), normalizeForDuplicates(pair.older)) ? "coexist" : relation;
 }
 
 export interface Score {
