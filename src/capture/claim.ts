@@ -96,7 +96,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     if (subjectKey !== null && value !== null && scope !== null) {
       // "uses Postgres as its database" says what its database is, as "migrated its database to ..." does.
       const own = /^(?:its|their|his|her|our) /iu.test(rawScope);
-      return { claim: oneValued(subjectKey, own ? scope : `use for ${scope}`, value, negated), rule: USE_FOR.name, refusedBy: null };
+      return { claim: oneValued(subjectKey, own ? (canonicalAttribute(scope, false) ?? scope) : `use for ${scope}`, value, negated), rule: USE_FOR.name, refusedBy: null };
     }
   }
   let refused: ClaimOutcome = { claim: null, rule: null, refusedBy: null };

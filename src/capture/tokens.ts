@@ -7,7 +7,7 @@
  * our facts use all the time; the fix-ups below correct those as data, each with its reason.
  */
 import winkNLP, { type WinkMethods } from "wink-nlp";
-import model from "wink-eng-lite-web-model";
+import type { Model } from "wink-nlp";
 
 export interface Token {
   /** As written. */
@@ -24,10 +24,14 @@ export interface Token {
 
 let loaded: { nlp: WinkMethods; its: WinkMethods["its"] } | null = null;
 
-/** The model loads on first use (about 0.2 s), so commands that never capture never pay for it. */
+/**
+ * The model loads on first use (about 0.2 s and 30 MB), so commands and requests that never
+ * capture never pay for it; `require` keeps it out of the import graph until then.
+ */
 function tagger(): { nlp: WinkMethods; its: WinkMethods["its"] } {
   if (loaded === null) {
-    const nlp = winkNLP(model);
+    const model = (require("wink-eng-lite-web-model") as { default?: Model } & Model);
+    const nlp = winkNLP(model.default ?? model);
     loaded = { nlp, its: nlp.its };
   }
   return loaded;

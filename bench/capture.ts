@@ -1,0 +1,310 @@
+/**
+ * CPU cost of capture analysis per fact: `analyzeFact` (src/capture/analyze.ts: subject, kind,
+ * sensitive flags and claim of one text; no database, no model) beside a bare baseline measured
+ * in the same run, `normalizeForDuplicates` (the duplicate key: the least any capture computes).
+ * Three corpora, one row pair each:
+ * - LoCoMo: every turn of the 10 conversations as the retrieval bench teaches it, "<speaker>: <text>";
+ * - LongMemEval-S dev: 20,000 turn texts ("<role>: <content>", a turn over 4,000 characters in
+ *   chunks, as bench/retrieval.ts teaches them), taken at an even stride over all 151 haystacks;
+ * - supersession pairs: both sentences of every labelled pair in test/capture/supersession/*.jsonl
+ *   (short CRM-style facts), with the pair's end user when it names one.
+ * Every input has no team members (the retrieval bench's workspaces have none).
+ *
+ * Per corpus: one warm-up pass of each function, then measured passes, baseline and analysis
+ * alternating so that load on the machine hits both alike. A measured pass is a plain loop timed
+ * with `process.cpuUsage()` (user + system of every thread of the process: CPU µs per fact) and
+ * `performance.now()` (wall: facts/s). A corpus gets up to 20 measured passes (5 with --quick),
+ * fewer when its warm-up analysis pass says they would take over ~6 s in all (a 20,000-turn
+ * LongMemEval pass takes seconds, so it gets one). Then one more pass per function times every
+ * call on its own with `performance.now()` (about 0.1 µs of timer cost a call) for p50 and p95.
+ * The ratio is analysis over baseline CPU per fact. A digest of every analysis (sha256 of their
+ * JSON) lets two runs show whether the analyses themselves changed.
+ *
+ * Memory: process RSS and the JS heap (`process.memoryUsage()` after turns of the event loop and
+ * `Bun.gc(true)`) at start, after importing the capture module, after its first call (whatever it
+ * builds lazily), after loading the corpora, and after all passes. The corpora are loaded after
+ * the first call, so the first two steps show what the analysis itself needs. RSS does not fall
+ * back once the corpora are parsed (the allocator keeps the pages); the heap does.
+ *
+ *   bun bench/capture.ts [--quick]
+ *
+ * `--quick`: 1,000 LoCoMo turns, 2,000 LongMemEval turns, all the pairs, at most 5 measured
+ * passes of at most ~1.5 s in all per corpus. LOCOMO_PATH and LONGMEMEVAL_PATH override the
+ * data files (default bench/data/locomo10.json and bench/data/longmemeval/dev.jsonl.gz).
+ * About 40-55 s on 2 cores without --quick (8-10 s with it).
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { factText, loadLocomo } from "./lib/locomo-data";
+import { loadLongMemEval } from "./lib/longmemeval-data";
+import { percentile } from "./lib/metrics";
+import { provenance } from "./support/provenance";
+
+type Capture = typeof import("../src/capture/analyze");
+type Input = Parameters<Capture["analyzeFact"]>[0];
+type Analysis = ReturnType<Capture["analyzeFact"]>;
+
+const QUICK = process.argv.includes("--quick");
+const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
+const LONGMEMEVAL_PATH = process.env.LONGMEMEVAL_PATH ?? join(import.meta.dir, "data", "longmemeval", "dev.jsonl.gz");
+const PAIRS_DIR = join(import.meta.dir, "..", "test", "capture", "supersession");
+const LOCOMO_CAP = QUICK ? 1_000 : Number.POSITIVE_INFINITY;
+const LONGMEMEVAL_CAP = QUICK ? 2_000 : 20_000;
+const MAX_PASSES = QUICK ? 5 : 20;
+/** What the measured analysis passes of one corpus may take in all (wall), judged by its warm-up pass. */
+const PASS_BUDGET_MS = QUICK ? 1_500 : 6_000;
+
+/** Every result is folded in here and printed, so no call can be optimised away. */
+let sink = 0;
+
+interface Corpus {
+  name: string;
+  inputs: Input[];
+}
+
+interface Memory {
+  stage: string;
+  rss: number;
+  heap: number;
+}
+
+interface PassTime {
+  cpuUs: number;
+  wallMs: number;
+}
+
+interface Measured {
+  facts: number;
+  passes: number;
+  /** CPU µs per fact over all measured passes, and the lowest and highest pass. */
+  cpuUs: number;
+  cpuUsMin: number;
+  cpuUsMax: number;
+  wallUs: number;
+  factsPerSecond: number;
+  p50Us: number;
+  p95Us: number;
+}
+
+interface Findings {
+  meanChars: number;
+  withClaim: number;
+  sensitive: number;
+  kinds: Map<string, number>;
+  digest: string;
+}
+
+/** One function under test: returns a number derived from its result, for the sink. */
+type Subject = (input: Input) => number;
+
+/**
+ * Three rounds of a turn of the event loop and a forced collection: one collection, or one within
+ * the caller's turn, still counted the freed corpus files as live heap.
+ */
+async function memory(stage: string): Promise<Memory> {
+  for (let round = 0; round < 3; round++) {
+    await Bun.sleep(0);
+    Bun.gc(true);
+  }
+  const m = process.memoryUsage();
+  return { stage, rss: m.rss, heap: m.heapUsed };
+}
+
+/** `count` items at an even stride over `all` (all of them when there are no more than `count`). */
+function strided<T>(all: readonly T[], count: number): T[] {
+  if (all.length <= count) return [...all];
+  const out: T[] = [];
+  for (let i = 0; i < count; i++) out.push(all[Math.floor((i * all.length) / count)] as T);
+  return out;
+}
+
+function locomoCorpus(): Corpus {
+  const turns = loadLocomo(LOCOMO_PATH).flatMap((c) => c.turns.map(factText));
+  return { name: "LoCoMo turns", inputs: strided(turns, LOCOMO_CAP).map((text) => ({ text, teamMembers: [] })) };
+}
+
+function longMemEvalCorpus(): Corpus {
+  const units = loadLongMemEval(LONGMEMEVAL_PATH).flatMap((q) => q.units.map((u) => u.text));
+  return { name: `LongMemEval turns (${LONGMEMEVAL_CAP.toLocaleString("en")} of ${units.length.toLocaleString("en")})`, inputs: strided(units, LONGMEMEVAL_CAP).map((text) => ({ text, teamMembers: [] })) };
+}
+
+interface RawPair {
+  older: unknown;
+  newer: unknown;
+  end_user?: { id: string; name?: string };
+}
+
+function pairsCorpus(): Corpus {
+  const files = readdirSync(PAIRS_DIR)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort();
+  const inputs: Input[] = [];
+  for (const file of files) {
+    for (const line of readFileSync(join(PAIRS_DIR, file), "utf8").split("\n")) {
+      if (line.trim() === "") continue;
+      const pair = JSON.parse(line) as RawPair;
+      for (const text of [pair.older, pair.newer]) {
+        if (typeof text !== "string") continue;
+        inputs.push({ text, teamMembers: [], ...(pair.end_user ? { endUser: pair.end_user } : {}) });
+      }
+    }
+  }
+  return { name: `supersession pair sentences (${files.map((f) => f.replace(/\.jsonl$/, "")).join(", ")})`, inputs };
+}
+
+function plainPass(subject: Subject, inputs: readonly Input[]): PassTime {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let s = 0;
+  for (const input of inputs) s += subject(input);
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  sink += s;
+  return { cpuUs: cpu.user + cpu.system, wallMs };
+}
+
+/** Wall µs of every call, sorted. */
+function perCallPass(subject: Subject, inputs: readonly Input[]): number[] {
+  const samples: number[] = new Array<number>(inputs.length);
+  let s = 0;
+  for (let i = 0; i < inputs.length; i++) {
+    const t0 = performance.now();
+    s += subject(inputs[i] as Input);
+    samples[i] = (performance.now() - t0) * 1000;
+  }
+  sink += s;
+  return samples.sort((a, b) => a - b);
+}
+
+function summarise(facts: number, passes: readonly PassTime[], sorted: readonly number[]): Measured {
+  const cpuUs = passes.reduce((a, p) => a + p.cpuUs, 0);
+  const wallMs = passes.reduce((a, p) => a + p.wallMs, 0);
+  const perPass = passes.map((p) => p.cpuUs / facts);
+  return {
+    facts,
+    passes: passes.length,
+    cpuUs: cpuUs / (facts * passes.length),
+    cpuUsMin: Math.min(...perPass),
+    cpuUsMax: Math.max(...perPass),
+    wallUs: (wallMs * 1000) / (facts * passes.length),
+    factsPerSecond: (facts * passes.length) / (wallMs / 1000),
+    p50Us: percentile(sorted, 50),
+    p95Us: percentile(sorted, 95),
+  };
+}
+
+/** The warm-up pass of the analysis, which also records what it found. */
+function warmUpAnalysis(capture: Capture, inputs: readonly Input[]): { wallMs: number; findings: Findings } {
+  const hash = createHash("sha256");
+  const kinds = new Map<string, number>();
+  let chars = 0;
+  let withClaim = 0;
+  let sensitive = 0;
+  const t0 = performance.now();
+  for (const input of inputs) {
+    const a: Analysis = capture.analyzeFact(input);
+    chars += input.text.length;
+    if (a.claim !== null) withClaim += 1;
+    if (a.sensitive) sensitive += 1;
+    kinds.set(a.kind, (kinds.get(a.kind) ?? 0) + 1);
+    hash.update(JSON.stringify(a));
+    hash.update("\n");
+  }
+  const wallMs = performance.now() - t0;
+  return { wallMs, findings: { meanChars: chars / inputs.length, withClaim, sensitive, kinds, digest: hash.digest("hex").slice(0, 12) } };
+}
+
+function measureCorpus(capture: Capture, corpus: Corpus): { baseline: Measured; analysis: Measured; findings: Findings } {
+  const baseline: Subject = (input) => capture.normalizeForDuplicates(input.text).length;
+  const analysis: Subject = (input) => {
+    const a = capture.analyzeFact(input);
+    return a.normalized.length + (a.claim === null ? 0 : 1);
+  };
+  const inputs = corpus.inputs;
+  plainPass(baseline, inputs);
+  const warm = warmUpAnalysis(capture, inputs);
+  const passes = Math.max(1, Math.min(MAX_PASSES, Math.floor(PASS_BUDGET_MS / warm.wallMs)));
+  const baselinePasses: PassTime[] = [];
+  const analysisPasses: PassTime[] = [];
+  for (let i = 0; i < passes; i++) {
+    baselinePasses.push(plainPass(baseline, inputs));
+    analysisPasses.push(plainPass(analysis, inputs));
+  }
+  const baselineCalls = perCallPass(baseline, inputs);
+  const analysisCalls = perCallPass(analysis, inputs);
+  return {
+    baseline: summarise(inputs.length, baselinePasses, baselineCalls),
+    analysis: summarise(inputs.length, analysisPasses, analysisCalls),
+    findings: warm.findings,
+  };
+}
+
+const us = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
+const count = (n: number): string => Math.round(n).toLocaleString("en");
+
+function row(corpus: string, name: string, m: Measured, ratio: string): string {
+  const cpu = m.passes > 1 ? `${us(m.cpuUs)} (${us(m.cpuUsMin)}–${us(m.cpuUsMax)})` : us(m.cpuUs);
+  return `| ${corpus} | ${name} | ${count(m.facts)} | ${m.passes} | ${cpu} | ${us(m.wallUs)} | ${us(m.p50Us)} | ${us(m.p95Us)} | ${count(m.factsPerSecond)} | ${ratio} |`;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  console.log(`# Capture analysis cost per fact${QUICK ? " (--quick)" : ""}\n`);
+  console.log(`${provenance().join("\n")}; ${cpus().length} × ${cpu}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} at start\n`);
+
+  const mem: Memory[] = [await memory("start")];
+  const t0 = performance.now();
+  const capture: Capture = await import("../src/capture/analyze");
+  const importMs = performance.now() - t0;
+  mem.push(await memory("capture module imported"));
+  const t1 = performance.now();
+  capture.analyzeFact({ text: "Priya's manager is Tom Becker.", teamMembers: [] });
+  const firstCallMs = performance.now() - t1;
+  mem.push(await memory("after the first analyzeFact call"));
+
+  const corpora = [locomoCorpus(), longMemEvalCorpus(), pairsCorpus()];
+  mem.push(await memory("corpora loaded"));
+
+  const results = corpora.map((corpus) => ({ corpus, ...measureCorpus(capture, corpus) }));
+  mem.push(await memory("after all passes"));
+
+  console.log("| corpus | function | facts | passes | CPU µs/fact (pass range) | wall µs/fact | p50 µs | p95 µs | facts/s | CPU × baseline |");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of results) {
+    console.log(row(r.corpus.name, "baseline: normalizeForDuplicates", r.baseline, "1"));
+    console.log(row(r.corpus.name, "analyzeFact", r.analysis, `${(r.analysis.cpuUs / r.baseline.cpuUs).toFixed(1)}`));
+  }
+  console.log(
+    "\nCPU: process.cpuUsage() over the measured passes (every thread, GC included), per fact; wall and facts/s over the same passes;" +
+      " p50/p95: one further pass timing each call alone (wall). One thread runs the calls.",
+  );
+
+  console.log("\n| corpus | mean chars | with a claim | sensitive | kinds | analysis digest |");
+  console.log("|---|---:|---:|---:|---|---|");
+  for (const r of results) {
+    const f = r.findings;
+    const kinds = [...f.kinds.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ");
+    console.log(`| ${r.corpus.name} | ${f.meanChars.toFixed(0)} | ${count(f.withClaim)} | ${count(f.sensitive)} | ${kinds} | ${f.digest} |`);
+  }
+
+  console.log("\n| stage | RSS MB | Δ RSS MB | JS heap MB |");
+  console.log("|---|---:|---:|---:|");
+  mem.forEach((m, i) => {
+    const prev = mem[i - 1];
+    console.log(`| ${m.stage} | ${mb(m.rss)} | ${prev ? mb(m.rss - prev.rss) : ""} | ${mb(m.heap)} |`);
+  });
+  console.log(
+    `\nImporting src/capture/analyze.ts took ${importMs.toFixed(0)} ms (transpiling included); its first call ${firstCallMs.toFixed(1)} ms.` +
+      ` Memory readings follow three rounds of an event-loop turn and Bun.gc(true). Total run ${((performance.now() - started) / 1000).toFixed(1)} s;` +
+      ` load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} at the end. (sink ${sink})`,
+  );
+}
+
+await main();

@@ -1,0 +1,79 @@
+/**
+ * The token rules (rules/attribute.ts) through the whole analysis: each shape makes the claim it
+ * declares, a newer fact of the same shape replaces it, and the shapes that must not replace do not.
+ */
+import { describe, expect, test } from "bun:test";
+import { claimKey } from "../../src/capture/claim-key";
+import { relateFacts } from "../../src/capture/relation";
+import { ANA, explain, type Extra } from "./helpers";
+
+const relate = (older: string, newer: string, extra: Extra = {}): string => {
+  const a = explain(newer, extra).analysis.claim;
+  const b = explain(older, extra).analysis.claim;
+  if (!a || !b) return "no claim";
+  return relateFacts(a, b);
+};
+
+describe("plain single-valued shapes: the newer value supersedes", () => {
+  test.each([
+    ["Carlos's preferred language for meetings is English.", "Carlos's preferred language for meetings is German.", "possessive_qualified"],
+    ["Hannah drives a Toyota Corolla.", "Hannah drives a Tesla Model 3.", "single_valued_verb"],
+    ["Acme has 50 seats on the team plan.", "Acme has 80 seats on the team plan.", "has_count"],
+    ["The contract renewal for Globex is due on March 3.", "The contract renewal for Globex is due on April 9.", "due"],
+    ["Initech pays its invoices in euros.", "Initech pays its invoices in dollars.", "pays_in"],
+    ["The office Wi-Fi password is bluefinch77.", "The office Wi-Fi password is harborlight42.", "compound_attribute_head"],
+    ["Acme releases ship on Tuesdays.", "Acme releases ship on Thursdays.", "plural_schedule"],
+    ["Stark Logistics has about 200 employees.", "Stark Logistics is up to roughly 340 employees after the acquisition.", "count_now"],
+    ["Aoife's contact number is 087 555 2391.", "Aoife got a new number: 086 555 7710.", "got_new_attribute"],
+  ])("%j then %j (%s)", (older, newer, rule) => {
+    expect(explain(newer).rules.claim).toBe(rule);
+    expect(relate(older, newer)).toBe("supersede");
+  });
+});
+
+describe("a fact that names the value it replaces supersedes the subject's claim holding it, whatever its attribute", () => {
+  test.each([
+    ["Orion uses PostgreSQL as its primary database.", "Orion switched from Postgres to CockroachDB.", "switched_from_to"],
+    ["Vandelay Imports uses Salesforce as their CRM.", "Vandelay Imports migrated off Salesforce to HubSpot.", "switched_from_to"],
+    ["Hannah drives a Honda Civic.", "Hannah traded in her Civic for a Rivian R1S.", "traded_for"],
+    ["Andre uses a MacBook Pro for work.", "Andre switched from his MacBook to a ThinkPad running Linux.", "switched_from_to"],
+    ["Sam plays the guitar.", "Sam switched from guitar to piano.", "switched_from_to"],
+  ])("%j then %j (%s)", (older, newer, rule) => {
+    expect(explain(newer).rules.claim).toBe(rule);
+    expect(relate(older, newer)).toBe("supersede");
+  });
+
+  test("for an end user too", () => {
+    expect(relate("I drive a Mazda 3.", "I sold the Mazda and bought a Polestar 2.", { endUser: ANA })).toBe("supersede");
+  });
+});
+
+describe("what must stay live beside the older fact", () => {
+  test.each([
+    // Two people whose names differ by a final "s".
+    ["Adams lives in Leeds.", "Adam lives in York."],
+    ["Hannah drives a Toyota Corolla.", "Hanna drives a Tesla Model 3."],
+    // The replaced value belongs to another subject, or is not the live value.
+    ["Orion uses PostgreSQL as its primary database.", "Atlas switched from Postgres to MySQL."],
+    ["Orion uses PostgreSQL as its primary database.", "Orion switched from Jenkins to GitHub Actions."],
+    // A bare number names no value: "Plan 2" is not a count of 2.
+    ["Acme has 2 offices.", "Acme switched from Plan 2 to Plan 3."],
+    // A refinement of the value, and a restatement that adds words.
+    ["Isaac lives in Boston.", "Isaac lives in Boston's South End with his partner."],
+    ["Orion's standup is at 9:30.", "Orion's standup is at 9:30 on Zoom, 15 minutes max."],
+    // Roles at two organisations; counts of different things; a different qualifier.
+    ["Xavier is the CFO of Kestrel Textiles.", "Xavier is a board member of Lumen Textiles."],
+    ["Acme has 50 seats on the team plan.", "Acme has 3 offices."],
+    ["Carlos's preferred language for meetings is English.", "Carlos's preferred language for email is German."],
+    // "more" seats is an addition, not the count.
+    ["Acme has 50 seats.", "Acme has 10 more seats."],
+  ])("%j then %j", (older, newer) => {
+    expect(relate(older, newer)).not.toBe("supersede");
+  });
+});
+
+test("a replacing claim is keyed under its subject with the value it names as replaced", () => {
+  const claim = explain("Orion switched from Postgres to CockroachDB.").analysis.claim;
+  expect(claim).toMatchObject({ subject: "orion", value: "cockroachdb", replaces: "postgres", negated: false });
+  expect(claim && claimKey(claim)).toBe("many:orion|switched to|cockroachdb");
+});

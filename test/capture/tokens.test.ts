@@ -1,0 +1,37 @@
+import { expect, test } from "bun:test";
+import { tokenize, verbBase } from "../../src/capture/tokens";
+
+const tags = (sentence: string): string => tokenize(sentence).map((t) => `${t.text}/${t.pos}/${t.lemma}`).join(" ");
+
+test("a name is a proper noun that keeps its text: never stemmed or de-pluralised", () => {
+  for (const [sentence, name] of [["Adams lives in Leeds.", "adams"], ["Rhys moved to Cardiff.", "rhys"], ["Lukas drives a Golf.", "lukas"]] as const) {
+    const first = tokenize(sentence)[0]!;
+    expect(first.pos).toBe("PROPN");
+    expect(first.lemma).toBe(name);
+  }
+});
+
+test("fix-up: after a name, in a sentence with no verb, an -s word is the verb (the model reads 'lives' as a plural noun)", () => {
+  expect(tags("Adams lives in Leeds.")).toContain("lives/VERB/live");
+  expect(tags("Hannah drives a Honda Civic.")).toContain("drives/VERB/drive");
+  expect(tags("Maria coaches the juniors.")).toContain("coaches/VERB/coach");
+});
+
+test("fix-up: a plural noun before another noun stays the subject's, and the noun after it becomes the verb", () => {
+  const tokens = tokenize("Acme releases ship on Tuesdays.");
+  expect(tokens.map((t) => t.pos).slice(0, 3)).toEqual(["PROPN", "NOUN", "VERB"]);
+});
+
+test("fix-up: 'has' before what is had is the main verb", () => {
+  expect(tags("Acme has 50 seats.")).toContain("has/VERB/have");
+  expect(tags("Acme has renewed.")).toContain("has/AUX/have");
+});
+
+test("whitespace before each token is kept, so a span is written back as it was", () => {
+  const tokens = tokenize("The office Wi-Fi password is blue-finch77.");
+  expect(tokens.map((t) => (t.spaced ? ` ${t.text}` : t.text)).join("")).toBe("The office Wi-Fi password is blue-finch77.");
+});
+
+test("verbBase", () => {
+  expect(["lives", "coaches", "carries", "ships", "goes"].map(verbBase)).toEqual(["live", "coach", "carry", "ship", "go"]);
+});
