@@ -20,6 +20,7 @@ import {
   VALUE_CLASS_SENTENCE,
   VALUE_CLASSES,
   USE_VERBS,
+  WHEN_TAIL,
   type ClaimRule,
   type ValueClass,
 } from "./rules/claim";
@@ -29,7 +30,7 @@ import { termOf } from "../memory/index/terms";
 import { manyValued, oneValued } from "./claim-key";
 import { resolverFor, takesPluralVerb, workspaceSubject, type SubjectResolver } from "./claim-subject";
 import { canonicalAttribute, clause, cleanValue, hasShape, isManyValued, roleAt, withoutArticle } from "./claim-values";
-import { ATTRIBUTE_RULES, REPLACEMENT_RULES } from "./rules/attribute";
+import { ATTRIBUTE_RULES, FIRST_RULES } from "./rules/attribute";
 import { tokenClaim } from "./token-claim";
 
 export interface ClaimOutcome {
@@ -59,7 +60,10 @@ export function extractClaim(input: CaptureInput, view: TextView, subject: Subje
   const sentence = rephrase(dropTrailing(firstSentence(view.lead).trim(), VALUE_TRIM).replace(CURRENT_TAIL, ""));
   const { text, negated } = foldNegation(sentence);
   const resolve = resolverFor(input, subject);
-  const found = claimOf(text, negated, resolve);
+  const untimed = text.replace(WHEN_TAIL, "").replace(CURRENT_TAIL, "");
+  const withoutWhen = untimed === text ? null : claimOf(untimed, negated, resolve);
+  // Only a one-valued claim stands without its time: "Atlas goes live" alone is no statement about Atlas.
+  const found = withoutWhen?.claim?.cardinality === "one" ? withoutWhen : claimOf(text, negated, resolve);
   if (blocker && found.rule !== null) return { claim: null, rule: found.rule, refusedBy: blocker.name };
   if (found.claim === null) return found;
   if (NEGATION.pattern.test(text)) return { claim: null, rule: found.rule, refusedBy: NEGATION.name };
@@ -83,7 +87,7 @@ function foldNegation(sentence: string): { text: string; negated: boolean } {
 }
 
 function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): ClaimOutcome {
-  const replacement = tokenClaim(sentence, negated, resolve, REPLACEMENT_RULES);
+  const replacement = tokenClaim(sentence, negated, resolve, FIRST_RULES);
   if (replacement?.claim) return replacement;
   const decision = DECISION.exec(sentence);
   if (decision) return decisionClaim(decision, negated, resolve);

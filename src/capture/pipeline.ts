@@ -86,7 +86,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     tx,
     workspaceId,
     [...new Set(wanted.map(claimKey))],
-    [...new Set(wanted.filter((c) => c.replaces !== undefined).map((c) => c.subject))],
+    [...new Set(wanted.filter((c) => c.replaces !== undefined || c.cardinality === "one").map((c) => c.subject))],
   );
   // Live claims (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
   let live: LiveFactClaim[] = stored.flatMap((row) => {

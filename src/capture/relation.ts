@@ -30,22 +30,51 @@ export function relateClaims(cardinality: Cardinality, newer: ClaimValue, older:
 }
 
 /**
- * What a newer claim does to an older live one of the same workspace: the same key relates by
- * value and polarity; a claim that names the value it replaces supersedes the subject's claim
+ * What a newer claim does to an older live one of the same workspace: the same key (or the same
+ * one-valued attribute named more or less fully, see `sameAttribute`) relates by value and polarity; a claim that names the value it replaces supersedes the subject's claim
  * that holds that value, whatever its attribute; anything else coexists.
  */
 export function relateFacts(newer: Claim, older: Claim): ClaimRelation {
-  if (claimKey(newer) === claimKey(older)) return relateClaims(newer.cardinality, newer, older);
+  if (claimKey(newer) === claimKey(older) || sameAttribute(newer, older)) return relateClaims(newer.cardinality, newer, older);
   if (newer.replaces !== undefined && newer.subject === older.subject && !older.negated && namesValue(older.value, newer.replaces)) return "supersede";
   return "coexist";
 }
 
 /**
+ * Modifiers that do not change which attribute is meant: a contract's renewal date is its renewal
+ * date, a list price its price. A lexicon, not a rule: any other word may name another attribute
+ * ("billing contact", "skip-level manager") or another owner ("son's favorite color").
+ */
+const NEUTRAL_MODIFIERS: ReadonlySet<string> = new Set(
+  "contract list official standard current base annual overall total company account per seat user unit".split(" "),
+);
+
+/**
+ * One-valued attributes of one subject that are one attribute named more or less fully: "renewal
+ * date" and "contract renewal date", "price", "list price" and "per-seat price", "fiscal year end"
+ * and "fiscal year-end date": equal once neutral modifiers and a closing "date" are dropped.
+ */
+export function sameAttribute(a: Claim, b: Claim): boolean {
+  if (a.cardinality !== "one" || b.cardinality !== "one" || a.subject !== b.subject) return false;
+  const x = attributeCore(a.attribute);
+  const y = attributeCore(b.attribute);
+  return x.length > 0 && x.join(" ") === y.join(" ");
+}
+
+/** An attribute's words without neutral modifiers or a closing "date": "contract renewal date" -> "renewal". */
+function attributeCore(attribute: string): string[] {
+  const words = attribute.replace(/-/gu, " ").split(" ").filter((w) => w !== "");
+  if (words.length > 1 && words.at(-1) === "date") words.pop();
+  return words.filter((w, i) => i === words.length - 1 || !NEUTRAL_MODIFIERS.has(w));
+}
+
+/**
  * The claim a replacing fact stores: "Orion switched from Postgres to CockroachDB" continues the
- * claim it replaced (Orion's primary database), so the next change of that attribute finds it.
+ * claim it replaced (Orion's primary database), and "the renewal date got pushed to March 15" the
+ * "contract renewal date" it replaced, so the next change of that attribute finds it.
  */
 export function continuedClaim(newer: Claim, replaced: readonly Claim[]): Claim {
-  const older = newer.replaces === undefined ? undefined : replaced.find((old) => claimKey(old) !== claimKey(newer));
+  const older = replaced.find((old) => claimKey(old) !== claimKey(newer));
   if (older === undefined) return newer;
   return older.cardinality === "one" ? oneValued(older.subject, older.attribute, newer.value, newer.negated) : manyValued(older.subject, older.attribute, newer.value, newer.negated);
 }

@@ -50,7 +50,8 @@ export async function upsertEndUser(db: Queryable, workspaceId: string, id: stri
 
 /**
  * The live claims with one of these keys, and every live claim of these subjects (for facts that
- * name the value they replace, whatever its attribute). Both lookups use a partial index on live
+ * name the value they replace, whatever its attribute, and one-valued attributes named more or
+ * less fully). Both lookups use a partial index on live
  * claims, so a workspace's history does not slow them.
  */
 export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: readonly string[], subjects: readonly string[]): Promise<LiveClaim[]> {

@@ -69,6 +69,8 @@ function attributeOf(rule: TokenClaimRule, slots: Slots): string | null {
       return SINGLE_VALUED_VERBS[slots.verb?.[0]?.lemma ?? ""] ?? null;
     case "count":
       return canonicalAttribute(spanText(slots.attribute), true);
+    case "headed":
+      return canonicalAttribute(slots.attribute?.[0]?.lemma ?? "", false);
     case "attribute": {
       if (rule.attribute !== undefined) return rule.attribute;
       const named = canonicalAttribute(spanText(slots.attribute), false);

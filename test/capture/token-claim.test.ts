@@ -25,6 +25,8 @@ describe("plain single-valued shapes: the newer value supersedes", () => {
     ["Acme releases ship on Tuesdays.", "Acme releases ship on Thursdays.", "plural_schedule"],
     ["Stark Logistics has about 200 employees.", "Stark Logistics is up to roughly 340 employees after the acquisition.", "count_now"],
     ["Aoife's contact number is 087 555 2391.", "Aoife got a new number: 086 555 7710.", "got_new_attribute"],
+    ["Peter is based in the London office.", "Peter now works out of the Dublin office.", "headed_value"],
+    ["Sofia is on the Growth team.", "Sofia transferred to the Platform team in March.", "headed_value"],
   ])("%j then %j (%s)", (older, newer, rule) => {
     expect(explain(newer).rules.claim).toBe(rule);
     expect(relate(older, newer)).toBe("supersede");
@@ -48,6 +50,25 @@ describe("a fact that names the value it replaces supersedes the subject's claim
   });
 });
 
+describe("lexicon and model: one attribute however it is named, exclusive values, time adjuncts", () => {
+  test.each([
+    // Neutral modifiers and a closing "date" do not make another attribute.
+    ["Tessera's list price is $49 per user per month.", "Tessera raised the per-seat price to $59/month."],
+    ["Massive Dynamic's fiscal year ends in June.", "Massive Dynamic moved its fiscal year-end to December."],
+    ["Dunder Mifflin's main line is (570) 555-0100.", "Dunder Mifflin changed its main number to (570) 555-0142."],
+    // Value classes: pronouns, where an account stands, a project's health.
+    ["Zoe uses she/her pronouns.", "Zoe now goes by they/them."],
+    ["Oscorp is a prospect.", "Oscorp signed and is now a paying customer."],
+    ["Project Beacon is on track.", "Beacon is now flagged red after the vendor delay."],
+    ["Lucas is a contractor.", "Lucas converted to a full-time employee on 3/1."],
+    // "would rather A than B" is a preference between the two; a trailing "in Q2" is when, not what.
+    ["Chidi would rather text than call.", "Chidi would rather call than text now."],
+    ["Jamal's title is Senior Engineer.", "Jamal was promoted to Staff Engineer in Q2."],
+  ])("%j then %j", (older, newer) => {
+    expect(relate(older, newer)).toBe("supersede");
+  });
+});
+
 describe("what must stay live beside the older fact", () => {
   test.each([
     // Two people whose names differ by a final "s".
@@ -67,6 +88,12 @@ describe("what must stay live beside the older fact", () => {
     ["Carlos's preferred language for meetings is English.", "Carlos's preferred language for email is German."],
     // "more" seats is an addition, not the count.
     ["Acme has 50 seats.", "Acme has 10 more seats."],
+    // A modifier that is not neutral names another attribute, or another owner.
+    ["Brightline's contact is Dana.", "Brightline's billing contact is finance@brightline.co."],
+    ["Kenji's skip-level manager is Astrid.", "Kenji's direct manager is Rohan."],
+    ["Grace's favorite color is blue.", "Grace's son's favorite color is red."],
+    // A time adjunct is dropped only when a one-valued claim stands without it.
+    ["The search revamp is due on June 30.", "The search revamp is due."],
   ])("%j then %j", (older, newer) => {
     expect(relate(older, newer)).not.toBe("supersede");
   });

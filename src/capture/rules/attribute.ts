@@ -14,8 +14,9 @@ export interface TokenClaimRule {
    * attribute slot plus its qualifier) = value. "count": the attribute slot counted. "verb": the
    * attribute the verb lexicon gives the verb slot. "schedule": a recurring day or time of the
    * owner's thing. "replacement": the fact names the value it replaces (slot "replaced").
+   * "headed": the value's head noun (slot "attribute") is the attribute.
    */
-  readonly builds: "attribute" | "count" | "verb" | "schedule" | "replacement";
+  readonly builds: "attribute" | "count" | "verb" | "schedule" | "replacement" | "headed";
   /** Words one of which the sentence must contain: a cheap check before tagging it. */
   readonly cue: readonly string[];
   readonly attribute?: string;
@@ -55,8 +56,16 @@ const VERBISH = some({ pos: ["ADV", "AUX", "PART"] }, 3);
 const OWN = optional(pos("DET", "PRON"));
 const value = (name = "value"): TokenPattern[number] => phrase(name, { pos: NOUNISH, notWord: ["instead", "now"] }, 6);
 
-/** Sentences that name the value they replace: tried before every other claim rule. */
-export const REPLACEMENT_RULES: readonly TokenClaimRule[] = [
+/** Nouns that name the attribute their modifier is the value of: "the London office", "the Growth team". */
+export const VALUE_HEADS: ReadonlySet<string> = new Set(
+  "team office floor building plan tier phase stage channel squad department region cohort shift".split(" "),
+);
+
+/**
+ * Tried before every other claim rule, being more specific than any: sentences that name the
+ * value they replace, and values whose head noun names their attribute.
+ */
+export const FIRST_RULES: readonly TokenClaimRule[] = [
   {
     // "Orion switched from Postgres to CockroachDB", "Vandelay migrated off Salesforce to HubSpot".
     name: "switched_from_to",
@@ -84,6 +93,14 @@ export const REPLACEMENT_RULES: readonly TokenClaimRule[] = [
     cue: ["instead of"],
     builds: "replacement",
     pattern: [THE, SUBJECT, some({}, 10), phrase("value", { pos: [...NOUNISH, "ADV"], notWord: ["instead", "now"] }, 6), word("instead"), word("of"), optional(pos("ADP")), OWN, value("replaced"), tail],
+  },
+  {
+    // "Peter is based in the London office", "Sofia transferred to the Platform team": the office, the team.
+    name: "headed_value",
+    cue: [...VALUE_HEADS],
+    builds: "headed",
+    pattern: [THE, SUBJECT, VERBISH, lemma("be", "base", "work", "sit", "move", "transfer", "switch", "join", "relocate", "go", "put", "assign", "reassign"), some({ word: ["in", "out", "of", "to", "into", "on", "at", "from", "onto"] }, 2), pos("DET"), phrase("value", { pos: ["PROPN", "NOUN", "ADJ", "NUM"] }, 4), slot("attribute", { lemma: [...VALUE_HEADS] }, 1), tail],
+    notIfTail: { word: ["too", "also", "and"] },
   },
 ];
 

@@ -428,7 +428,20 @@ export const VALUE_CLASSES: readonly ValueClass[] = [
   { name: "operating system", attributes: ["os", "operating system", "laptop", "computer", "machine"], values: { windows: ["windows"], macos: ["macos", "mac os", "os x"], linux: ["linux", "ubuntu", "fedora", "debian"], chromeos: ["chromeos", "chrome os"] } },
   { name: "color scheme", attributes: ["theme", "color scheme"], values: { light: ["light mode", "light theme"], dark: ["dark mode", "dark theme"] } },
   { name: "billing cycle", attributes: ["billing cycle", "billing frequency"], values: { monthly: ["billed monthly", "monthly billing"], annual: ["billed annually", "billed yearly", "annual billing", "yearly billing"], quarterly: ["billed quarterly", "quarterly billing"] } },
-  { name: "employment type", attributes: ["employment type", "employment status"], values: { "part-time": ["part-time", "part time"], "full-time": ["full-time", "full time"], freelance: ["freelance", "freelancer"] } },
+  { name: "employment type", attributes: ["employment type", "employment status", "role", "status"], values: { "part-time": ["part-time", "part time"], "full-time": ["full-time", "full time"], freelance: ["freelance", "freelancer"], contractor: ["contractor", "contract worker"] } },
+  { name: "pronouns", attributes: ["pronouns"], values: { "she/her": ["she/her"], "he/him": ["he/him"], "they/them": ["they/them"], "she/they": ["she/they"], "he/they": ["he/they"] } },
+  // Where an account stands in the funnel: "Oscorp is a prospect" -> "is now a paying customer".
+  {
+    name: "customer status",
+    attributes: ["customer status", "account status", "status"],
+    values: { prospect: ["prospect", "lead"], trial: ["on a trial", "in trial", "trialing", "trial customer"], customer: ["paying customer", "paid customer", "a customer"], churned: ["churned", "former customer"] },
+  },
+  // A project's health, said as a colour or a phrase: "on track" -> "flagged red".
+  {
+    name: "health",
+    attributes: ["health", "rag status", "status"],
+    values: { green: ["on track", "track", "green", "healthy"], amber: ["at risk", "risk of", "amber", "yellow"], red: ["off track", "red", "blocked"] },
+  },
   { name: "relationship status", attributes: ["relationship status", "marital status"], values: { single: ["single"], married: ["married"], engaged: ["engaged"], divorced: ["divorced"], widowed: ["widowed"] } },
   { name: "seat preference", attributes: ["seat preference", "preferred seat"], values: { window: ["window seat", "window seats"], aisle: ["aisle seat", "aisle seats"], middle: ["middle seat", "middle seats"] } },
   { name: "diet", attributes: ["diet"], values: { vegetarian: ["vegetarian"], vegan: ["vegan"], pescatarian: ["pescatarian"], omnivore: ["omnivore"] } },
@@ -505,6 +518,10 @@ export const NEGATION_FOLDS: readonly NegationFold[] = [
  * The shape of a negation fold, without the negation.
  */
 export const REPHRASINGS: readonly NegationFold[] = [
+  // "Chidi would rather text than call" is a preference of one over the other.
+  { name: "would_rather", pattern: /^(.{1,60}?) (?:would|'d) rather (.{1,40}?) than (.{1,40}?)$/u, replacement: "$1 prefers $2 over $3" },
+  // "Katherine prefers to be called Kate", "Laura goes by Laura Park": the name they use.
+  { name: "called", pattern: /^(.{1,60}?) (?:prefers to be called|likes to be called|wants to be called|goes by|would rather go by|'d rather go by) (?!(?:she|he|they)\/)(.{1,40})$/u, replacement: "$1's preferred name is $2" },
   {
     name: "beta_participant",
     pattern: /^(.{1,60}?) (is|are|was) (?:a |an )?(beta|alpha|pilot|early access) (?:tester|user|customer|participant|partner)s? (?:for|of|in|on) (?:the )?(.{1,60})$/u,
@@ -519,7 +536,22 @@ export const REPHRASINGS: readonly NegationFold[] = [
   },
 ];
 /** Words at the end of a statement that only stress that it is current: "Pablo is 28 now". */
-export const CURRENT_TAIL = /(?:,? (?:now|instead|after all|these days|currently|at the moment|as of today|as of now|going forward|from now on|again|last (?:week|month|year|quarter)|this (?:week|month|year|quarter)|yesterday|today|recently))+$/iu;
+export const CURRENT_TAIL = /(?:,? (?:now|instead|after all|these days|currently|at the moment|as of today|as of now|going forward|from now on|again|last (?:week|month|year|quarter)|this (?:week|month|year|quarter)|next (?:week|month|year|quarter)|yesterday|today|recently))+$/iu;
+/** When a change happened, said after the claim: "was promoted to Staff Engineer in Q2". */
+const WHEN_WORDS = [
+  "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+  "q1", "q2", "q3", "q4", "spring", "summer", "autumn", "fall", "winter", "the spring", "the summer", "the autumn", "the fall", "the winter",
+  "the move", "the wedding", "the acquisition", "the merger", "the reorg", "the offsite",
+];
+const WHEN_PREPOSITIONS = ["in", "on", "since", "as of", "over", "during", "after", "starting", "effective", "from"];
+/**
+ * A trailing time adjunct: "in March", "since the move", "as of April 28", "on 3/1". Claims are
+ * read without it first, and with it when that gives none ("Atlas launches on May 1").
+ */
+export const WHEN_TAIL = new RegExp(
+  `,? (?:${WHEN_PREPOSITIONS.join("|")}) (?:(?:${WHEN_WORDS.join("|")})(?: \\d{1,2}(?:st|nd|rd|th)?)?(?:,? \\d{4})?|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|\\d{1,2} (?:${WHEN_WORDS.slice(0, 12).join("|")})|\\d{4})$`,
+  "iu",
+);
 /** Words after a negation that only stress it: "doesn't play it anymore". */
 export const NEGATION_TAIL = /(?:,? (?:anymore|any more|any longer|these days|now))+$/iu;
 
@@ -616,7 +648,7 @@ export const ATTRIBUTE_ALIASES: readonly AttributeAlias[] = [
   // A spouse by any name.
   { name: "partner_synonym", pattern: /^(?:wife|husband|spouse|partner|girlfriend|boyfriend|fiancée?|fiance)$/u, canonical: "partner" },
   { name: "email_synonym", pattern: /^(?:e-mail|email address|e-mail address|work email|contact email)$/u, canonical: "email" },
-  { name: "phone_synonym", pattern: /^(?:phone number|mobile|mobile number|cell|cell number|cell phone|telephone|telephone number|phone|number|contact number)$/u, canonical: "phone" },
+  { name: "phone_synonym", pattern: /^(?:phone number|mobile|mobile number|cell|cell number|cell phone|telephone|telephone number|phone|number|contact number|line|phone line)$/u, canonical: "phone" },
   { name: "hometown_synonym", pattern: /^home town$/u, canonical: "hometown" },
   { name: "favorite_spelling", pattern: /^favourite(?![\p{L}])/u, canonical: "favorite" },
   { name: "colour_spelling", pattern: /(?<![\p{L}])colour(?![\p{L}])/u, canonical: "color" },
