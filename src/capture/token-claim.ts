@@ -46,8 +46,8 @@ function buildClaim(rule: TokenClaimRule, slots: Slots, subject: string, negated
   if (rule.valueIn !== undefined && (head === undefined || !(rule.valueIn.has(head.lower) || rule.valueIn.has(head.lemma)))) return null;
   const attribute = attributeOf(rule, slots);
   if (attribute === null) return null;
-  if (rule.builds === "replacement") {
-    const replaced = cleanValue(spanText(slots.replaced), "");
+  if (rule.builds === "replacement" || rule.builds === "handover") {
+    const replaced = cleanValue(spanText(rule.builds === "handover" ? slots.giver : slots.replaced), "");
     const value = cleanValue(rawValue, "");
     if (replaced === null || value === null || replaced === value) return { claim: null, refusedBy: "no_value" };
     return { claim: { ...manyValued(subject, attribute, value, negated), replaces: replaced }, refusedBy: null };
@@ -63,6 +63,10 @@ function attributeOf(rule: TokenClaimRule, slots: Slots): string | null {
   switch (rule.builds) {
     case "replacement":
       return "switched to";
+    case "handover":
+      return "handed to";
+    case "taken":
+      return `${slots.attribute?.[0]?.lemma ?? ""} owner`;
     case "schedule":
       return "day";
     case "verb":

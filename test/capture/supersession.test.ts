@@ -31,7 +31,7 @@ describe("labelled pairs", () => {
   // levels reached, so a change that loses replacements fails here; bench/supersession.ts prints them.
   test.each([
     ["dev", 0.99, 0.95],
-    ["holdout", 0.99, 0.64],
+    ["holdout", 0.99, 0.7],
     ["blind", 0.99, 0.45],
   ] as const)("%s: precision >= %p, recall >= %p, and no newer fact is skipped as a duplicate", (set, precision, recall) => {
     const score = scorePairs(loadPairs(set));

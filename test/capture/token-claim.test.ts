@@ -27,6 +27,11 @@ describe("plain single-valued shapes: the newer value supersedes", () => {
     ["Aoife's contact number is 087 555 2391.", "Aoife got a new number: 086 555 7710.", "got_new_attribute"],
     ["Peter is based in the London office.", "Peter now works out of the Dublin office.", "headed_value"],
     ["Sofia is on the Growth team.", "Sofia transferred to the Platform team in March.", "headed_value"],
+    ["Hooli's account owner is Marcus.", "Tina took over the Hooli account in January.", "took_over"],
+    ["The reporting pipeline is written in Scala.", "The reporting pipeline was rewritten in Elixir.", "written_in"],
+    ["The inventory sync runs every 15 minutes.", "The inventory sync was changed to run every 5 minutes.", "runs_every"],
+    ["Ingrid's birthday falls on 9 October.", "Ingrid's birthday is actually 19 October.", "possessive_attribute"],
+    ["Lumen AI's ARR is $1.2M.", "Lumen AI crossed $2M ARR this quarter.", "reached_amount"],
   ])("%j then %j (%s)", (older, newer, rule) => {
     expect(explain(newer).rules.claim).toBe(rule);
     expect(relate(older, newer)).toBe("supersede");
@@ -40,6 +45,9 @@ describe("a fact that names the value it replaces supersedes the subject's claim
     ["Hannah drives a Honda Civic.", "Hannah traded in her Civic for a Rivian R1S.", "traded_for"],
     ["Andre uses a MacBook Pro for work.", "Andre switched from his MacBook to a ThinkPad running Linux.", "switched_from_to"],
     ["Sam plays the guitar.", "Sam switched from guitar to piano.", "switched_from_to"],
+    // A handover names the old holder: the thing's claim holding that person is replaced.
+    ["Project Tamarind is led by Camille.", "Camille handed Project Tamarind over to Emeka.", "handed_over"],
+    ["The data migration is led by Ravi.", "Ravi handed the data migration lead to Camille.", "handed_over"],
   ])("%j then %j (%s)", (older, newer, rule) => {
     expect(explain(newer).rules.claim).toBe(rule);
     expect(relate(older, newer)).toBe("supersede");
@@ -92,6 +100,10 @@ describe("what must stay live beside the older fact", () => {
     ["Brightline's contact is Dana.", "Brightline's billing contact is finance@brightline.co."],
     ["Kenji's skip-level manager is Astrid.", "Kenji's direct manager is Rohan."],
     ["Grace's favorite color is blue.", "Grace's son's favorite color is red."],
+    // A handover by someone who did not hold the thing replaces nothing.
+    ["Project Tamarind is led by Camille.", "Priya handed Project Tamarind over to Emeka."],
+    // "lead" names no customer status in a handover.
+    ["Ravi is a prospect.", "Ravi handed the data migration lead to Camille."],
     // A time adjunct is dropped only when a one-valued claim stands without it.
     ["The search revamp is due on June 30.", "The search revamp is due."],
   ])("%j then %j", (older, newer) => {

@@ -14,9 +14,11 @@ export interface TokenClaimRule {
    * attribute slot plus its qualifier) = value. "count": the attribute slot counted. "verb": the
    * attribute the verb lexicon gives the verb slot. "schedule": a recurring day or time of the
    * owner's thing. "replacement": the fact names the value it replaces (slot "replaced").
-   * "headed": the value's head noun (slot "attribute") is the attribute.
+   * "headed": the value's head noun (slot "attribute") is the attribute. "handover": the thing
+   * (slot "subject") passed from a giver (the replaced value) to a new holder. "taken": a new
+   * holder of the thing's "<noun> owner".
    */
-  readonly builds: "attribute" | "count" | "verb" | "schedule" | "replacement" | "headed";
+  readonly builds: "attribute" | "count" | "verb" | "schedule" | "replacement" | "headed" | "handover" | "taken";
   /** Words one of which the sentence must contain: a cheap check before tagging it. */
   readonly cue: readonly string[];
   readonly attribute?: string;
@@ -95,6 +97,13 @@ export const FIRST_RULES: readonly TokenClaimRule[] = [
     pattern: [THE, SUBJECT, some({}, 10), phrase("value", { pos: [...NOUNISH, "ADV"], notWord: ["instead", "now"] }, 6), word("instead"), word("of"), optional(pos("ADP")), OWN, value("replaced"), tail],
   },
   {
+    // "Camille handed Project Tamarind over to Emeka": the thing's holder was Camille, is now Emeka.
+    name: "handed_over",
+    cue: ["hand", "pass", "transfer"],
+    builds: "handover",
+    pattern: [phrase("giver", { pos: ["PROPN"] }, 3), VERBISH, lemma("hand", "pass", "transfer"), optional(word("over")), THE, phrase("subject", { pos: ["PROPN", "NOUN", "NUM", "ADJ"], notWord: ["lead", "ownership", "owner"] }, 5), optional(word("lead", "ownership")), optional(word("over")), word("to"), value(), tail],
+  },
+  {
     // "Peter is based in the London office", "Sofia transferred to the Platform team": the office, the team.
     name: "headed_value",
     cue: [...VALUE_HEADS],
@@ -119,6 +128,45 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     cue: [" new "],
     builds: "attribute",
     pattern: [THE, SUBJECT, VERBISH, lemma("get", "have"), word("a"), word("new"), phrase("attribute", { pos: ["NOUN", "ADJ"] }, 3), word(":", ",", "-", "of"), slot("value", undefined, 8)],
+  },
+  {
+    // "Tina took over the Hooli account": the account's owner.
+    name: "took_over",
+    cue: ["over"],
+    builds: "taken",
+    pattern: [phrase("value", { pos: ["PROPN"] }, 3), VERBISH, lemma("take"), word("over"), THE, phrase("subject", { pos: ["PROPN", "NOUN", "NUM"] }, 4), slot("attribute", { lemma: ["account", "project", "team", "deal", "relationship"] }, 1), tail],
+  },
+  {
+    // "The reporting pipeline is written in Scala" -> "was rewritten in Elixir".
+    name: "written_in",
+    cue: ["written", "built", "implemented", "coded", "ported"],
+    builds: "attribute",
+    attribute: "language",
+    pattern: [THE, SUBJECT, VERBISH, lemma("write", "rewrite", "build", "rebuild", "implement", "reimplement", "code", "port"), word("in", "with", "to", "using"), OWN, value(), tail],
+    notIfTail: { word: ["and", "too", "also"] },
+  },
+  {
+    // "The inventory sync runs every 15 minutes" -> "was changed to run every 5 minutes".
+    name: "runs_every",
+    cue: ["every", "hourly", "daily", "nightly", "weekly"],
+    builds: "attribute",
+    attribute: "frequency",
+    pattern: [THE, SUBJECT, VERBISH, optional(lemma("change", "set", "move", "switch")), optional(word("to")), lemma("run", "sync", "execute", "fire", "poll", "refresh", "back"), optional(word("up")), slot("value", { notWord: ["and"] }, 4)],
+    valueIn: new Set(["minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "hourly", "daily", "nightly", "weekly", "second", "seconds"]),
+  },
+  {
+    // "Ingrid's birthday falls on 9 October".
+    name: "possessive_falls_on",
+    cue: ["falls on", "lands on", "is on"],
+    builds: "attribute",
+    pattern: [SUBJECT, word("'s", "'"), phrase("attribute", { pos: ["NOUN", "ADJ", "PROPN"] }, 3), lemma("fall", "land"), word("on"), slot("value", undefined, 6)],
+  },
+  {
+    // "Lumen AI crossed $2M ARR this quarter".
+    name: "reached_amount",
+    cue: ["cross", "hit", "reach", "pass", "top", "surpass"],
+    builds: "attribute",
+    pattern: [THE, SUBJECT, VERBISH, lemma("cross", "hit", "reach", "pass", "top", "surpass"), phrase("value", { pos: ["SYM", "NUM"], orWord: ["k", "m", "b", "bn", "million", "billion", "thousand"] }, 4), phrase("attribute", { pos: ["PROPN", "NOUN"] }, 2), tail],
   },
   {
     // "Acme has 50 seats on the team plan", "Ibrahim has two kids".

@@ -434,7 +434,7 @@ export const VALUE_CLASSES: readonly ValueClass[] = [
   {
     name: "customer status",
     attributes: ["customer status", "account status", "status"],
-    values: { prospect: ["prospect", "lead"], trial: ["on a trial", "in trial", "trialing", "trial customer"], customer: ["paying customer", "paid customer", "a customer"], churned: ["churned", "former customer"] },
+    values: { prospect: ["prospect"], trial: ["on a trial", "in trial", "trialing", "trial customer"], customer: ["paying customer", "paid customer", "a customer"], churned: ["churned", "former customer"] },
   },
   // A project's health, said as a colour or a phrase: "on track" -> "flagged red".
   {

@@ -13,6 +13,8 @@ export interface TokenTest {
   readonly word?: readonly string[];
   /** Tokens this test never accepts, whatever else it says. */
   readonly notWord?: readonly string[];
+  /** Words this test accepts whatever else it says ("m" in "$2 M"). */
+  readonly orWord?: readonly string[];
 }
 
 export interface PatternStep {
@@ -48,6 +50,7 @@ export const tail: PatternStep = { slot: "tail", min: 0, max: 40 };
 export function passes(token: Token, test: TokenTest | undefined): boolean {
   if (test === undefined) return true;
   if (test.notWord?.includes(token.lower)) return false;
+  if (test.orWord?.includes(token.lower)) return true;
   if (test.pos !== undefined && !test.pos.includes(token.pos)) return false;
   if (test.lemma !== undefined && !test.lemma.includes(token.lemma)) return false;
   if (test.word !== undefined && !test.word.includes(token.lower)) return false;
