@@ -67,7 +67,22 @@ export function extractClaim(input: CaptureInput, view: TextView, subject: Subje
   if (blocker && found.rule !== null) return { claim: null, rule: found.rule, refusedBy: blocker.name };
   if (found.claim === null) return found;
   if (NEGATION.pattern.test(text)) return { claim: null, rule: found.rule, refusedBy: NEGATION.name };
-  return found;
+  return { ...found, claim: eventDate(found.claim) };
+}
+
+/** Events a thing has one date for, as the last word of a dated subject: "Legacy API sunset". */
+const DATED_EVENTS: ReadonlySet<string> = new Set(["deprecation", "sunset", "launch", "release", "migration", "go-live", "kickoff", "cutover", "rollout"]);
+
+/**
+ * "Legacy API sunset pushed to March 31" is the legacy API's deprecation date, as "we agreed to
+ * sunset the legacy API on 12/31" is: a date of a subject ending in an event is the event's date.
+ */
+function eventDate(claim: Claim): Claim {
+  const words = claim.subject.split(" ");
+  const event = words.at(-1) ?? "";
+  if (claim.cardinality !== "one" || claim.attribute !== "date" || words.length < 2 || !DATED_EVENTS.has(event)) return claim;
+  const named = canonicalAttribute(event, false) ?? event;
+  return { ...claim, subject: words.slice(0, -1).join(" "), attribute: named.endsWith(" date") ? named : `${named} date` };
 }
 
 /** "Acme is a beta tester for Insights" -> "Acme is a member of the Insights beta". */

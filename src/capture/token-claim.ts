@@ -27,7 +27,7 @@ export function tokenClaim(sentence: string, negated: boolean, resolve: SubjectR
     const slots = matchTokens(rule.pattern, tokens);
     if (slots === null) continue;
     if (rule.notIfTail !== undefined && (slots.tail ?? []).some((t) => passes(t, rule.notIfTail))) continue;
-    const subjectText = rule.builds === "schedule" ? `${spanText(slots.owner)} ${slots.thing?.[0]?.lemma ?? ""}` : spanText(slots.subject);
+    const subjectText = subjectOf(rule, slots);
     const subject = resolve(subjectText, undefined);
     if (subject === null) {
       refused ??= { claim: null, rule: rule.name, refusedBy: "other_subject" };
@@ -38,6 +38,27 @@ export function tokenClaim(sentence: string, negated: boolean, resolve: SubjectR
     return { rule: rule.name, ...built };
   }
   return refused;
+}
+
+/** The words naming whom the claim is about, as the rule's slots hold them. */
+function subjectOf(rule: TokenClaimRule, slots: Slots): string {
+  if (rule.builds === "schedule") return `${spanText(slots.owner)} ${slots.thing?.[0]?.lemma ?? ""}`;
+  if (rule.builds === "object") {
+    const owner = ownerWords(slots.thing ?? []);
+    return owner.length > 0 ? spanText(owner) : spanText(slots.actor);
+  }
+  return spanText(slots.subject);
+}
+
+/** The leading words of a thing's noun phrase that name its owner: up to the last name or number. */
+function ownerWords(thing: readonly Token[]): readonly Token[] {
+  let last = -1;
+  thing.forEach((t, i) => {
+    if ((t.pos === "PROPN" || t.pos === "NUM") && i < thing.length - 1) last = i;
+  });
+  // "Wi - Fi" is one name: a hyphen inside it stays with it.
+  while (last + 1 < thing.length - 1 && (thing[last + 1]!.text === "-" || (!thing[last + 1]!.spaced && thing[last + 1]!.pos === "PROPN"))) last += 1;
+  return thing.slice(0, last + 1);
 }
 
 function buildClaim(rule: TokenClaimRule, slots: Slots, subject: string, negated: boolean): { claim: Claim | null; refusedBy: string | null } | null {
@@ -75,6 +96,10 @@ function attributeOf(rule: TokenClaimRule, slots: Slots): string | null {
       return canonicalAttribute(spanText(slots.attribute), true);
     case "headed":
       return canonicalAttribute(slots.attribute?.[0]?.lemma ?? "", false);
+    case "object": {
+      const thing = slots.thing ?? [];
+      return canonicalAttribute(spanText(thing.slice(ownerWords(thing).length)), false);
+    }
     case "attribute": {
       if (rule.attribute !== undefined) return rule.attribute;
       const named = canonicalAttribute(spanText(slots.attribute), false);

@@ -32,6 +32,12 @@ describe("plain single-valued shapes: the newer value supersedes", () => {
     ["The inventory sync runs every 15 minutes.", "The inventory sync was changed to run every 5 minutes.", "runs_every"],
     ["Ingrid's birthday falls on 9 October.", "Ingrid's birthday is actually 19 October.", "possessive_attribute"],
     ["Lumen AI's ARR is $1.2M.", "Lumen AI crossed $2M ARR this quarter.", "reached_amount"],
+    ["Q4 priority is enterprise expansion.", "Leadership changed the Q4 priority to reducing churn.", "changed_the_attribute"],
+    ["We set the support SLA to 24 hours.", "We tightened the support SLA to 8 hours.", "changed_the_attribute"],
+    ["Pegasus's repo is github.com/acme/pegasus.", "The Pegasus repo was renamed to acme/pegasus-core.", "attribute_shifted"],
+    ["The SOC 2 project's target date is end of Q2.", "SOC 2 target date slipped to mid-Q3.", "attribute_shifted"],
+    // A date of a subject ending in an event is the event's date.
+    ["We agreed to sunset the legacy API on 12/31.", "Legacy API sunset pushed to March 31 next year.", "thing_shifted"],
   ])("%j then %j (%s)", (older, newer, rule) => {
     expect(explain(newer).rules.claim).toBe(rule);
     expect(relate(older, newer)).toBe("supersede");
@@ -100,6 +106,8 @@ describe("what must stay live beside the older fact", () => {
     ["Brightline's contact is Dana.", "Brightline's billing contact is finance@brightline.co."],
     ["Kenji's skip-level manager is Astrid.", "Kenji's direct manager is Rohan."],
     ["Grace's favorite color is blue.", "Grace's son's favorite color is red."],
+    // The owner named in the noun phrase keys the claim: another project's priority is its own.
+    ["Q4 priority is enterprise expansion.", "Leadership changed the Q3 priority to reducing churn."],
     // A handover by someone who did not hold the thing replaces nothing.
     ["Project Tamarind is led by Camille.", "Priya handed Project Tamarind over to Emeka."],
     // "lead" names no customer status in a handover.

@@ -16,9 +16,11 @@ export interface TokenClaimRule {
    * owner's thing. "replacement": the fact names the value it replaces (slot "replaced").
    * "headed": the value's head noun (slot "attribute") is the attribute. "handover": the thing
    * (slot "subject") passed from a giver (the replaced value) to a new holder. "taken": a new
-   * holder of the thing's "<noun> owner".
+   * holder of the thing's "<noun> owner". "object": a noun phrase (slot "thing") ending in the
+   * attribute, and naming its owner first when that is a name or number ("the Q4 priority"),
+   * else the actor's own ("we tightened the support SLA").
    */
-  readonly builds: "attribute" | "count" | "verb" | "schedule" | "replacement" | "headed" | "handover" | "taken";
+  readonly builds: "attribute" | "count" | "verb" | "schedule" | "replacement" | "headed" | "handover" | "taken" | "object";
   /** Words one of which the sentence must contain: a cheap check before tagging it. */
   readonly cue: readonly string[];
   readonly attribute?: string;
@@ -50,6 +52,13 @@ export const ATTRIBUTE_HEADS: ReadonlySet<string> = new Set(
 );
 
 const NOUNISH = ["PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"];
+/** A thing and its attribute in one noun phrase: "the Q4 priority", "the guest Wi-Fi password". */
+const THING: TokenTest = { pos: ["PROPN", "NOUN", "NUM", "ADJ", "PUNCT"], notWord: [",", ".", ";", ":", "'s"] };
+/** Verbs of an attribute taking a new value: "changed the Q4 priority to ...", "was renamed to ...". */
+const SHIFT_VERBS = [
+  "change", "set", "move", "update", "raise", "lower", "cut", "increase", "reduce", "bump", "push", "revise", "tighten",
+  "loosen", "rotate", "rename", "ramp", "slip", "extend", "shift", "reset", "drop", "lift", "adjust",
+];
 const THE = optional(pos("DET"));
 /** A subject: a name or a noun phrase, or a pronoun the resolver maps ("I", "we"). */
 const SUBJECT = phrase("subject", { pos: ["PROPN", "NOUN", "NUM", "PRON"], notWord: ["he", "she", "they", "it", "this", "that"] }, 6);
@@ -167,6 +176,20 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     cue: ["cross", "hit", "reach", "pass", "top", "surpass"],
     builds: "attribute",
     pattern: [THE, SUBJECT, VERBISH, lemma("cross", "hit", "reach", "pass", "top", "surpass"), phrase("value", { pos: ["SYM", "NUM"], orWord: ["k", "m", "b", "bn", "million", "billion", "thousand"] }, 4), phrase("attribute", { pos: ["PROPN", "NOUN"] }, 2), tail],
+  },
+  {
+    // "Leadership changed the Q4 priority to reducing churn", "We tightened the support SLA to 8 hours".
+    name: "changed_the_attribute",
+    cue: [" to "],
+    builds: "object",
+    pattern: [THE, phrase("actor", { pos: ["PROPN", "NOUN", "PRON"] }, 4), VERBISH, lemma(...SHIFT_VERBS), pos("DET"), phrase("thing", THING, 5), word("to"), OWN, slot("value", undefined, 8)],
+  },
+  {
+    // "The Pegasus repo was renamed to acme/pegasus-core", "SOC 2 target date slipped to mid-Q3".
+    name: "attribute_shifted",
+    cue: [" to "],
+    builds: "object",
+    pattern: [THE, phrase("thing", THING, 5), VERBISH, lemma(...SHIFT_VERBS), word("to"), OWN, slot("value", undefined, 8)],
   },
   {
     // "Acme has 50 seats on the team plan", "Ibrahim has two kids".
