@@ -78,6 +78,10 @@ describe("lexicon and model: one attribute however it is named, exclusive values
     // "would rather A than B" is a preference between the two; a trailing "in Q2" is when, not what.
     ["Chidi would rather text than call.", "Chidi would rather call than text now."],
     ["Jamal's title is Senior Engineer.", "Jamal was promoted to Staff Engineer in Q2."],
+    ["Project Nova is written in Python.", "Nova was rewritten in Go over the winter."],
+    // "X for Apollo" is Apollo's X; a move to a day and time is a new time, not a place.
+    ["Sprint planning for Apollo is Monday at 10am.", "Apollo sprint planning moved to Tuesday 2pm."],
+    ["The API v3 project is paused.", "API v3 work resumed this week."],
   ])("%j then %j", (older, newer) => {
     expect(relate(older, newer)).toBe("supersede");
   });

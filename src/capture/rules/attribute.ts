@@ -151,7 +151,7 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     cue: ["written", "built", "implemented", "coded", "ported"],
     builds: "attribute",
     attribute: "language",
-    pattern: [THE, SUBJECT, VERBISH, lemma("write", "rewrite", "build", "rebuild", "implement", "reimplement", "code", "port"), word("in", "with", "to", "using"), OWN, value(), tail],
+    pattern: [THE, SUBJECT, VERBISH, lemma("write", "rewrite", "build", "rebuild", "implement", "reimplement", "code", "port"), word("in", "with", "to", "using"), OWN, phrase("value", { pos: [...NOUNISH, "VERB"], notWord: ["instead", "now"] }, 4), tail],
     notIfTail: { word: ["and", "too", "also"] },
   },
   {

@@ -86,7 +86,7 @@ export const DATE = new RegExp(
 );
 /** When something recurs or happens in a day: "Tuesdays", "every Monday", "9:30", "10am", "noon". */
 export const SCHEDULE = new RegExp(
-  `^(?:(?:nightly|daily|weekly|every day|every night|each night|each morning) )?(?:(?:on|at|every|each) (?:other |second |third )?)?(?:(?:the )?(?:first|second|third|fourth|last) ${WEEKDAY} of (?:the|each|every) month|${WEEKDAY}s?(?: and ${WEEKDAY}s?)?(?: (?:at|mornings?|afternoons?|evenings?) ?[\\p{L}\\d:. ]{0,12})?|\\d{1,2}(?::\\d{2}(?: ?[ap]\\.?m\\.?)?| ?[ap]\\.?m\\.?)(?: [a-z]{2,4})?|noon|midnight|weekdays|weekends|daily|weekly|biweekly|fortnightly|monthly|quarterly|every (?:day|week|other week|two weeks|month|sprint|quarter))$`,
+  `^(?:(?:nightly|daily|weekly|every day|every night|each night|each morning) )?(?:(?:on|at|every|each) (?:other |second |third )?)?(?:(?:the )?(?:first|second|third|fourth|last) ${WEEKDAY} of (?:the|each|every) month|${WEEKDAY}s?(?: and ${WEEKDAY}s?)?(?: (?:at|mornings?|afternoons?|evenings?) ?[\\p{L}\\d:. ]{0,12}| \\d{1,2}(?::\\d{2})? ?[ap]\\.?m\\.?)?|\\d{1,2}(?::\\d{2}(?: ?[ap]\\.?m\\.?)?| ?[ap]\\.?m\\.?)(?: [a-z]{2,4})?|noon|midnight|weekdays|weekends|daily|weekly|biweekly|fortnightly|monthly|quarterly|every (?:day|week|other week|two weeks|month|sprint|quarter))$`,
   "iu",
 );
 /** A count or an amount: "50", "1,200", "$40k", "€3.5 million", "two". */
@@ -244,6 +244,13 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   // Where someone lives or something is based: "Priya lives in Lisbon", "Acme is headquartered in Austin".
   { name: "lives_in", cardinality: "one", attribute: "location", value: "proper", pattern: new RegExp(`^${SUBJECT} ${NOW}${LIVES} (?:in|out of|from) ${VALUE}$`, "u") },
   // "Priya moved to Berlin", "Acme relocated its headquarters to Austin".
+  // "Apollo sprint planning moved to Tuesday 2pm": a recurring time, not a place.
+  {
+    name: "moved_to_time",
+    cardinality: "one",
+    value: "schedule",
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:moved|was moved|has moved|got moved|shifted|changed) (?:back )?to ${VALUE}$`, "u"),
+  },
   {
     name: "moved_to",
     cardinality: "one",
