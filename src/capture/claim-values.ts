@@ -88,7 +88,11 @@ export function clause(raw: string): string {
 export function cleanValue(raw: string, attribute: string): string | null {
   let value = raw.toLowerCase().replace(/^["']+/u, "").replace(/["']+$/u, "").trim();
   value = withoutArticle(value)
+    // "was rescheduled for October 15": the participle of the change is not the value.
+    .replace(/^(?:rescheduled|scheduled|moved|pushed|pushed back|changed|set|shifted|updated) (?:to|for|until) (?=\S)/u, "")
     .replace(/^(?:on|by|in|for|until|at) (?=\S)/u, "")
+    // "renews every September 1" is renewed on September 1.
+    .replace(/^every (?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d)/u, "")
     .replace(/ (?:again|too|as well|now|these days)$/u, "");
   // "CTO at Kestrel" and "CTO of Kestrel" are one title.
   if (attribute === "role") value = value.replace(/ (?:at|of|for) /gu, " of ");

@@ -105,7 +105,8 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
   const replacement = tokenClaim(sentence, negated, resolve, FIRST_RULES);
   if (replacement?.claim) return replacement;
   const decision = DECISION.exec(sentence);
-  if (decision) return decisionClaim(decision, negated, resolve);
+  const decided = decision ? decisionClaim(decision, negated, resolve) : null;
+  if (decided?.claim) return decided;
   const useFor = USE_FOR.pattern.exec(sentence);
   if (useFor) {
     const subjectKey = resolve(useFor.groups?.subject, undefined);
@@ -177,7 +178,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     const relation = fallback === STATE ? "is" : termOf(verb);
     return { claim: manyValued(subjectKey, relation, object, negated), rule: fallback.name, refusedBy: null };
   }
-  return refused;
+  return decided ?? refused;
 }
 
 /** A sentence about a subject naming exactly one value of an exclusive class ("switched to dark mode"). */

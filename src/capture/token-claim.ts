@@ -96,6 +96,8 @@ function attributeOf(rule: TokenClaimRule, slots: Slots): string | null {
       return canonicalAttribute(spanText(slots.attribute), true);
     case "headed":
       return canonicalAttribute(slots.attribute?.[0]?.lemma ?? "", false);
+    case "decided":
+      return `decided ${(slots.attribute ?? []).map((t) => t.lemma).join(" ")}`;
     case "object": {
       const thing = slots.thing ?? [];
       return canonicalAttribute(spanText(thing.slice(ownerWords(thing).length)), false);

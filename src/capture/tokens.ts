@@ -52,6 +52,7 @@ export function tokenize(sentence: string): Token[] {
     const lower = t.toLowerCase();
     return { text: t, lower, spaced: (spaces[i] ?? "") !== "", pos: tag, lemma: tag === "PROPN" ? lower : (lemma[i] ?? lower) };
   });
+  joinHyphenated(tagged);
   for (const fix of TAG_FIXES) {
     for (let i = 0; i < tagged.length; i++) {
       const fixed = fix.apply(tagged, i);
@@ -59,6 +60,23 @@ export function tokenize(sentence: string): Token[] {
     }
   }
   return tagged;
+}
+
+/**
+ * "in-app", "Wi-Fi", "six-week" are one word: the model splits them at the hyphen. The joined
+ * word takes the last part's tag (a name if any part is one).
+ */
+function joinHyphenated(tokens: Token[]): void {
+  for (let i = tokens.length - 2; i > 0; i--) {
+    const hyphen = tokens[i]!;
+    const before = tokens[i - 1]!;
+    const after = tokens[i + 1]!;
+    if (hyphen.text !== "-" || hyphen.spaced || after.spaced || before.pos === "PUNCT" || after.pos === "PUNCT") continue;
+    const text = `${before.text}-${after.text}`;
+    const pos = before.pos === "PROPN" || after.pos === "PROPN" ? "PROPN" : after.pos;
+    tokens.splice(i - 1, 3, { text, lower: text.toLowerCase(), spaced: before.spaced, pos, lemma: text.toLowerCase() });
+    i -= 1;
+  }
 }
 
 interface TagFix {
@@ -101,6 +119,16 @@ const TAG_FIXES: readonly TagFix[] = [
       const after = tokens[at + 1];
       if (t.pos !== "NOUN" || before?.pos !== "NOUN" || !/[a-z]s$/u.test(before.text) || tokens.some(isVerbal)) return null;
       return after !== undefined && (after.pos === "ADP" || after.pos === "ADV") ? { ...t, pos: "VERB" } : null;
+    },
+  },
+  {
+    // "Launch comms will go out via email": a sentence's first word before a noun and a later verb
+    // is a modifier of that noun, not an imperative.
+    name: "noun_before_noun_at_start",
+    apply: (tokens, at) => {
+      const t = tokens[at]!;
+      if (at !== 0 || t.pos !== "VERB" || tokens[1]?.pos !== "NOUN" || !tokens.slice(2).some(isVerbal)) return null;
+      return { ...t, pos: "NOUN", lemma: t.lower };
     },
   },
   {

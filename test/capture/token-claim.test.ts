@@ -38,6 +38,11 @@ describe("plain single-valued shapes: the newer value supersedes", () => {
     ["The SOC 2 project's target date is end of Q2.", "SOC 2 target date slipped to mid-Q3.", "attribute_shifted"],
     // A date of a subject ending in an event is the event's date.
     ["We agreed to sunset the legacy API on 12/31.", "Legacy API sunset pushed to March 31 next year.", "thing_shifted"],
+    ["Fenwick & Gale belongs to Crestline Group.", "Fenwick & Gale was sold to Arbor Equity.", "belongs_to"],
+    ["We settled on Wednesday deploys.", "We've settled on Monday deploys instead.", "settled_on"],
+    ["We picked Vercel to host the marketing site.", "We picked Netlify to host the marketing site.", "picked_to"],
+    ["Launch comms will go out via email.", "Launch comms will go out via in-app banners now.", "goes_out_via"],
+    ["Juniper Analytics renews every September 1.", "Juniper Analytics' renewal was rescheduled for October 15.", "possessive_attribute"],
   ])("%j then %j (%s)", (older, newer, rule) => {
     expect(explain(newer).rules.claim).toBe(rule);
     expect(relate(older, newer)).toBe("supersede");
@@ -61,6 +66,8 @@ describe("a fact that names the value it replaces supersedes the subject's claim
 
   test("for an end user too", () => {
     expect(relate("I drive a Mazda 3.", "I sold the Mazda and bought a Polestar 2.", { endUser: ANA })).toBe("supersede");
+    expect(relate("I'm based in Tamale.", "I relocated to Lagos last month.", { endUser: ANA })).toBe("supersede");
+    expect(relate("My job: accountant", "I work as a financial controller now.", { endUser: ANA })).toBe("supersede");
   });
 });
 
@@ -110,6 +117,9 @@ describe("what must stay live beside the older fact", () => {
     ["Brightline's contact is Dana.", "Brightline's billing contact is finance@brightline.co."],
     ["Kenji's skip-level manager is Astrid.", "Kenji's direct manager is Rohan."],
     ["Grace's favorite color is blue.", "Grace's son's favorite color is red."],
+    // Picked for different jobs, settled on for different things.
+    ["We picked Vercel to host the marketing site.", "We picked Netlify to host the docs."],
+    ["We settled on Wednesday deploys.", "We settled on Monday retros."],
     // The owner named in the noun phrase keys the claim: another project's priority is its own.
     ["Q4 priority is enterprise expansion.", "Leadership changed the Q3 priority to reducing churn."],
     // A handover by someone who did not hold the thing replaces nothing.

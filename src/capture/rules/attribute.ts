@@ -18,9 +18,10 @@ export interface TokenClaimRule {
    * (slot "subject") passed from a giver (the replaced value) to a new holder. "taken": a new
    * holder of the thing's "<noun> owner". "object": a noun phrase (slot "thing") ending in the
    * attribute, and naming its owner first when that is a name or number ("the Q4 priority"),
-   * else the actor's own ("we tightened the support SLA").
+   * else the actor's own ("we tightened the support SLA"). "decided": a decision whose question
+   * is the attribute slot's words ("decided deploy" = wednesday).
    */
-  readonly builds: "attribute" | "count" | "verb" | "schedule" | "replacement" | "headed" | "handover" | "taken" | "object";
+  readonly builds: "attribute" | "count" | "verb" | "schedule" | "replacement" | "headed" | "handover" | "taken" | "object" | "decided";
   /** Words one of which the sentence must contain: a cheap check before tagging it. */
   readonly cue: readonly string[];
   readonly attribute?: string;
@@ -61,7 +62,7 @@ const SHIFT_VERBS = [
 ];
 const THE = optional(pos("DET"));
 /** A subject: a name or a noun phrase, or a pronoun the resolver maps ("I", "we"). */
-const SUBJECT = phrase("subject", { pos: ["PROPN", "NOUN", "NUM", "PRON"], notWord: ["he", "she", "they", "it", "this", "that"] }, 6);
+const SUBJECT = phrase("subject", { pos: ["PROPN", "NOUN", "NUM", "PRON"], notWord: ["he", "she", "they", "it", "this", "that"], orWord: ["&"] }, 6);
 /** Adverbs and auxiliaries between a subject and its verb ("now", "has", "was"). */
 const VERBISH = some({ pos: ["ADV", "AUX", "PART"] }, 3);
 const OWN = optional(pos("DET", "PRON"));
@@ -190,6 +191,45 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     cue: [" to "],
     builds: "object",
     pattern: [THE, phrase("thing", THING, 5), VERBISH, lemma(...SHIFT_VERBS), word("to"), OWN, slot("value", undefined, 8)],
+  },
+  {
+    // "I work as a financial controller now": a role.
+    name: "works_as",
+    cue: [" as "],
+    builds: "attribute",
+    attribute: "role",
+    pattern: [THE, SUBJECT, VERBISH, lemma("work", "serve", "start"), word("as"), OWN, phrase("value", { pos: ["NOUN", "ADJ", "PROPN"] }, 4), tail],
+    notIfTail: { word: ["and", "too", "also", "well"] },
+  },
+  {
+    // "Fenwick & Gale belongs to Crestline Group" -> "was sold to Arbor Equity".
+    name: "belongs_to",
+    cue: ["belong", "sold", "acquired", "bought"],
+    builds: "attribute",
+    attribute: "owner",
+    pattern: [THE, SUBJECT, VERBISH, lemma("belong", "sell", "acquire", "buy"), word("to", "by"), OWN, value(), tail],
+  },
+  {
+    // "We settled on Wednesday deploys": the deploys' day is decided.
+    name: "settled_on",
+    cue: ["settled", "opted", "went with", "going with"],
+    builds: "decided",
+    pattern: [THE, SUBJECT, VERBISH, lemma("settle", "opt", "go"), word("on", "for", "with"), phrase("value", { pos: ["PROPN", "ADJ", "NUM"], orWord: ["weekly", "daily", "monthly", "quarterly", "biweekly", "nightly"] }, 3), slot("attribute", { pos: ["NOUN", "VERB"] }, 1), tail],
+  },
+  {
+    // "We picked Vercel to host the marketing site": what is picked for that job.
+    name: "picked_to",
+    cue: ["picked", "chose", "selected", "chosen"],
+    builds: "decided",
+    pattern: [THE, SUBJECT, VERBISH, lemma("pick", "choose", "select"), value(), word("to"), slot("attribute", undefined, 8)],
+  },
+  {
+    // "Launch comms will go out via email": the channel something goes out through.
+    name: "goes_out_via",
+    cue: [" via "],
+    builds: "attribute",
+    attribute: "channel",
+    pattern: [THE, SUBJECT, VERBISH, lemma("go", "send", "be", "get"), optional(word("out", "sent")), word("via", "through", "over"), OWN, value(), tail],
   },
   {
     // "Acme has 50 seats on the team plan", "Ibrahim has two kids".

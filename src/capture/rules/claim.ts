@@ -108,7 +108,7 @@ export const DURATION = new RegExp(`^${DURATION_WORDS}$`, "u");
 /** A range of hours: "9 to 5", "10am-6pm", "8:30 until 4:30". */
 const HOUR = "\\d{1,2}(?::\\d{2})?(?: ?[ap]\\.?m\\.?)?";
 const HOURS = `${HOUR} ?(?:to|-|–|until|till) ?${HOUR}`;
-const LIVES = "(?:lives?|is living|living|resides?|works remotely|is working remotely|works remotely|is based|'s based|are based|based|is located|'s located|is headquartered|'s headquartered|are headquartered|headquartered)";
+const LIVES = "(?:lives?|is living|living|resides?|works remotely|is working remotely|works remotely|is based|'s based|are based|am based|based|is located|'s located|is headquartered|'s headquartered|are headquartered|headquartered)";
 const MOVED = "(?:(?:has |have )?(?:moved|relocated))";
 const DATE_ATTR =
   "(?<attr>launch|release|go-live|kickoff|kick-off|deadline|due date|delivery|delivery date|renewal|renewal date|launch date|release date|ship date|start date|end date|cutover|cutover date|go-live date|target date|demo|demo date)";
@@ -525,6 +525,10 @@ export const NEGATION_FOLDS: readonly NegationFold[] = [
  * The shape of a negation fold, without the negation.
  */
 export const REPHRASINGS: readonly NegationFold[] = [
+  // "renews every September 1": a yearly date is the date.
+  { name: "every_date", pattern: / every ((?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2})$/u, replacement: " on $1" },
+  // "I'm based in Tamale" reads like "Tom is based in ...".
+  { name: "first_person_be", pattern: /^I'm (?=\S)/u, replacement: "I am " },
   // "Chidi would rather text than call" is a preference of one over the other.
   { name: "would_rather", pattern: /^(.{1,60}?) (?:would|'d) rather (.{1,40}?) than (.{1,40}?)$/u, replacement: "$1 prefers $2 over $3" },
   // "Katherine prefers to be called Kate", "Laura goes by Laura Park": the name they use.

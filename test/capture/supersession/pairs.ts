@@ -17,7 +17,7 @@ export interface LabelledPair {
   end_user?: { id: string; name?: string };
 }
 
-export type PairSet = "dev" | "holdout" | "blind";
+export type PairSet = "dev" | "holdout" | "blind" | "blind2";
 
 export function loadPairs(set: PairSet): LabelledPair[] {
   const text = readFileSync(join(import.meta.dir, `${set}.jsonl`), "utf8");
