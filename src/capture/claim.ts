@@ -189,6 +189,7 @@ function valueClassClaim(sentence: string, negated: boolean, resolve: SubjectRes
   const rest = match.groups?.rest ?? "";
   for (const cls of VALUE_CLASSES) {
     if (cls.context !== undefined && !cls.context.test(sentence)) continue;
+    if (cls.unless?.test(sentence) === true) continue;
     const named = valuesNamed(cls, rest);
     if (named.length !== 1) continue;
     // "Tom's son is vegan" is not Tom's diet; "Our code style uses tabs" is the team's indentation.

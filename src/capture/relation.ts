@@ -79,9 +79,18 @@ export function continuedClaim(newer: Claim, replaced: readonly Claim[]): Claim 
   return older.cardinality === "one" ? oneValued(older.subject, older.attribute, newer.value, newer.negated) : manyValued(older.subject, older.attribute, newer.value, newer.negated);
 }
 
-/** Whether `value` is `general` with more words after it ("9:30 on zoom" after "9:30"). */
-const refines = (value: string, general: string): boolean => value.startsWith(general) && /^(?:\s|'s\s|,)/u.test(value.slice(general.length));
-
+/**
+ * Whether `value` is `general` said more precisely: it begins with it on a word boundary ("9:30
+ * on zoom" after "9:30") or ends with it after a comma or "in" ("hackney, in east london").
+ */
+function refines(value: string, general: string): boolean {
+  if (value.length <= general.length) return false;
+  if (value.startsWith(general) && /^(?:\s|'s\s|,)/u.test(value.slice(general.length))) return true;
+  // Ending with it, the more precise part must be set off ("hackney, in east london"): "senior
+  // product manager" is a new title, not a precise "product manager".
+  const before = value.slice(0, -general.length);
+  return value.endsWith(general) && /(?:\s|,)$/u.test(before) && /,| in /u.test(before);
+}
 /**
  * Whether a fact with the same claim and value as a live one says nothing more, so capture skips
  * it: each of its content words is already in the live fact. "Jonas is Greta's manager" beside

@@ -10,6 +10,9 @@ test("relateClaims: one-valued by value and polarity; many-valued only by polari
   expect(relateClaims("one", v("tom", true), v("alex"))).toBe("coexist");
   expect(relateClaims("one", v("boston's south end"), v("boston"))).toBe("coexist");
   expect(relateClaims("one", v("@owen.r"), v("@owen"))).toBe("supersede");
+  expect(relateClaims("one", v("hackney, in east london"), v("london"))).toBe("coexist");
+  expect(relateClaims("one", v("senior product manager"), v("product manager"))).toBe("supersede");
+  expect(relateClaims("one", v("every other friday"), v("every friday"))).toBe("supersede");
   expect(relateClaims("many", v("guitar", true), v("guitar"))).toBe("supersede");
   expect(relateClaims("many", v("guitar"), v("guitar"))).toBe("coexist");
 });

@@ -85,6 +85,8 @@ describe("lexicon and model: one attribute however it is named, exclusive values
     // "would rather A than B" is a preference between the two; a trailing "in Q2" is when, not what.
     ["Chidi would rather text than call.", "Chidi would rather call than text now."],
     ["Jamal's title is Senior Engineer.", "Jamal was promoted to Staff Engineer in Q2."],
+    // A title that ends with the old one is a new title, not the old one said precisely.
+    ["Noor Haddad's title is product manager.", "Noor Haddad's title: senior product manager"],
     ["Project Nova is written in Python.", "Nova was rewritten in Go over the winter."],
     // "X for Apollo" is Apollo's X; a move to a day and time is a new time, not a place.
     ["Sprint planning for Apollo is Monday at 10am.", "Apollo sprint planning moved to Tuesday 2pm."],
@@ -107,6 +109,9 @@ describe("what must stay live beside the older fact", () => {
     // A refinement of the value, and a restatement that adds words.
     ["Isaac lives in Boston.", "Isaac lives in Boston's South End with his partner."],
     ["Orion's standup is at 9:30.", "Orion's standup is at 9:30 on Zoom, 15 minutes max."],
+    ["Ruth lives in London.", "Ruth lives in Hackney, in east London."],
+    // Hours of one job are not the person's: two jobs at two organisations.
+    ["Tunde teaches part-time at the University of Ibadan.", "Tunde works full-time as a data scientist at Paystack."],
     // Roles at two organisations; counts of different things; a different qualifier.
     ["Xavier is the CFO of Kestrel Textiles.", "Xavier is a board member of Lumen Textiles."],
     ["Acme has 50 seats on the team plan.", "Acme has 3 offices."],

@@ -699,9 +699,20 @@ for (const kind of KINDS) {
       const target = await freshTarget(kind);
       const workspace = slug("exp");
       await createWorkspace(target, workspace);
-      // A key cannot be created already expired (keys create refuses a past --expires-at): let one lapse.
-      const expiresAt = Date.now() + 2_000;
-      const past = await createKey(target, workspace, ["--expires-at", new Date(expiresAt).toISOString()]);
+      // A key cannot be created already expired (keys create refuses a past --expires-at): let one
+      // lapse. On a busy machine the CLI may take longer to start than the margin: then a wider one.
+      const lapsing = async (): Promise<{ key: CreatedKey; expiresAt: number }> => {
+        for (const margin of [2_000, 10_000, 30_000]) {
+          const expiresAt = Date.now() + margin;
+          try {
+            return { key: await createKey(target, workspace, ["--expires-at", new Date(expiresAt).toISOString()]), expiresAt };
+          } catch (error) {
+            if (!String(error).includes("is in the past")) throw error;
+          }
+        }
+        throw new Error("keys create never ran within 30 s of being started");
+      };
+      const { key: past, expiresAt } = await lapsing();
       const future = await createKey(target, workspace, ["--expires-at", new Date(Date.now() + 3_600_000).toISOString()]);
       await Bun.sleep(Math.max(0, expiresAt - Date.now() + 200));
       const server = await serveOn(target);

@@ -424,6 +424,8 @@ export interface ValueClass {
   readonly attributes?: readonly string[];
   /** What the sentence must also say, when the values alone are common words ("tabs") or mere mentions ("an outage in us-east-1"). */
   readonly context?: RegExp;
+  /** What the sentence must not say: "part-time at the University" is one job's hours, not the person's. */
+  readonly unless?: RegExp;
 }
 
 /** Verbs that put a service on a runtime or in a region: "runs on Node 18", "was moved to eu-west-1". */
@@ -435,7 +437,7 @@ export const VALUE_CLASSES: readonly ValueClass[] = [
   { name: "operating system", attributes: ["os", "operating system", "laptop", "computer", "machine"], values: { windows: ["windows"], macos: ["macos", "mac os", "os x"], linux: ["linux", "ubuntu", "fedora", "debian"], chromeos: ["chromeos", "chrome os"] } },
   { name: "color scheme", attributes: ["theme", "color scheme"], values: { light: ["light mode", "light theme"], dark: ["dark mode", "dark theme"] } },
   { name: "billing cycle", attributes: ["billing cycle", "billing frequency"], values: { monthly: ["billed monthly", "monthly billing"], annual: ["billed annually", "billed yearly", "annual billing", "yearly billing"], quarterly: ["billed quarterly", "quarterly billing"] } },
-  { name: "employment type", attributes: ["employment type", "employment status", "role", "status"], values: { "part-time": ["part-time", "part time"], "full-time": ["full-time", "full time"], freelance: ["freelance", "freelancer"], contractor: ["contractor", "contract worker"] } },
+  { name: "employment type", attributes: ["employment type", "employment status", "role", "status"], unless: / (?:at|for|with) (?:the )?\p{Lu}/u, values: { "part-time": ["part-time", "part time"], "full-time": ["full-time", "full time"], freelance: ["freelance", "freelancer"], contractor: ["contractor", "contract worker"] } },
   { name: "pronouns", attributes: ["pronouns"], values: { "she/her": ["she/her"], "he/him": ["he/him"], "they/them": ["they/them"], "she/they": ["she/they"], "he/they": ["he/they"] } },
   // Where an account stands in the funnel: "Oscorp is a prospect" -> "is now a paying customer".
   {

@@ -6,7 +6,7 @@
  * and a search returns every visible fact holding a query word (PostgreSQL's own stemming is the
  * independent account of which do), `limit` of them when more match.
  */
-import { expect, test } from "bun:test";
+import { expect, setSystemTime, test } from "bun:test";
 import fc from "fast-check";
 import { createWorkspace, type Workspace } from "../../../src/auth/workspaces";
 import { insertFacts, markSuperseded, type NewFactRow } from "../../../src/capture/store";
@@ -258,23 +258,30 @@ describeEachDb("search index against the SQL visibility predicate (property)", (
             const serviceRows = c.kinds === undefined ? rows : await oracle(service);
             const visible = new Set(serviceRows.map((r) => r.id));
             const endUser = c.endUser === null ? undefined : { id: c.endUser };
-            const found = (await searchFacts(ctx, { query: c.query, limit: 10_000, end_user: endUser })).facts.map((f) => f.fact_id);
-            searched += 1;
-            expect(new Set(found).size).toBe(found.length);
-            expect(found.filter((id) => !visible.has(id))).toEqual([]);
-            const words = c.query.replace(/[?!]$/, "").split(" ");
-            const queryLexemes = words.flatMap((w) => wordLexemes.get(w) ?? []);
-            if (queryLexemes.length === 0) {
-              // Only stop words: the latest facts, which with this limit are all visible ones.
-              expect(sorted(found)).toEqual(sorted(visible));
-            } else {
-              const foundSet = new Set(found);
-              const holdingAny = [...visible].filter((id) => queryLexemes.some((l) => factLexemes.get(id)!.has(l)));
-              nonTrivialMatches += holdingAny.length;
-              expect(holdingAny.filter((id) => !foundSet.has(id))).toEqual([]);
-              // A smaller limit returns that many, never fewer while more facts match, and the best of them.
-              const limited = (await searchFacts(ctx, { query: c.query, limit: c.limit, end_user: endUser })).facts.map((f) => f.fact_id);
-              expect(limited).toEqual(found.slice(0, Math.min(c.limit, found.length)));
+            // Both searches rank at one instant: recency decays with the clock, so two calls a
+            // millisecond apart may order two near-equal facts differently.
+            setSystemTime(new Date());
+            try {
+              const found = (await searchFacts(ctx, { query: c.query, limit: 10_000, end_user: endUser })).facts.map((f) => f.fact_id);
+              searched += 1;
+              expect(new Set(found).size).toBe(found.length);
+              expect(found.filter((id) => !visible.has(id))).toEqual([]);
+              const words = c.query.replace(/[?!]$/, "").split(" ");
+              const queryLexemes = words.flatMap((w) => wordLexemes.get(w) ?? []);
+              if (queryLexemes.length === 0) {
+                // Only stop words: the latest facts, which with this limit are all visible ones.
+                expect(sorted(found)).toEqual(sorted(visible));
+              } else {
+                const foundSet = new Set(found);
+                const holdingAny = [...visible].filter((id) => queryLexemes.some((l) => factLexemes.get(id)!.has(l)));
+                nonTrivialMatches += holdingAny.length;
+                expect(holdingAny.filter((id) => !foundSet.has(id))).toEqual([]);
+                // A smaller limit returns that many, never fewer while more facts match, and the best of them.
+                const limited = (await searchFacts(ctx, { query: c.query, limit: c.limit, end_user: endUser })).facts.map((f) => f.fact_id);
+                expect(limited).toEqual(found.slice(0, Math.min(c.limit, found.length)));
+              }
+            } finally {
+              setSystemTime();
             }
           }),
           { numRuns: CASES_PER_ROUND, seed: Math.floor(random() * 2 ** 31) },
