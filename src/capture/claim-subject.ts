@@ -6,7 +6,7 @@
 import type { CaptureInput } from "./types";
 import type { SubjectResult } from "./subject";
 import type { ClaimRule } from "./rules/claim";
-import { VERB_WORDS } from "./rules/words";
+import { VERB_WORDS } from "./rules/lexicon";
 
 const FIRST_PERSON = new Set(["i", "me", "my"]);
 const TEAM_WORDS = new Set(["we", "us", "our", "team", "our team"]);

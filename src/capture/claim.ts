@@ -31,6 +31,7 @@ import { manyValued, oneValued } from "./claim-key";
 import { resolverFor, takesPluralVerb, workspaceSubject, type SubjectResolver } from "./claim-subject";
 import { canonicalAttribute, clause, cleanValue, hasShape, isManyValued, roleAt, withoutArticle } from "./claim-values";
 import { ATTRIBUTE_RULES, FIRST_RULES } from "./rules/attribute";
+import { DATED_EVENTS } from "./rules/lexicon";
 import { tokenClaim } from "./token-claim";
 
 export interface ClaimOutcome {
@@ -44,8 +45,8 @@ export interface ClaimOutcome {
 /** Words ending in "s" that are not third-person verbs. */
 const NOT_VERBS = new Set(["is", "was", "has", "does", "its", "this", "his", "hers", "ours", "yours", "theirs", "us", "always", "sometimes", "perhaps", "plus", "less", "thus", "as", "versus", "vs", "across", "towards", "besides", "upwards", "afterwards", "yes", "unless"]);
 const VALUE_TRIM = new Set([".", "!", "?", ";", ",", " ", '"', "'"]);
-const BLOCKED_BEFORE_FOLDING = CLAIM_BLOCKERS.filter((b) => b.name !== "negation");
-const NEGATION = CLAIM_BLOCKERS.find((b) => b.name === "negation")!;
+const BLOCKED_BEFORE_FOLDING = CLAIM_BLOCKERS.filter((b) => b.afterFolding !== true);
+const BLOCKED_AFTER_FOLDING = CLAIM_BLOCKERS.filter((b) => b.afterFolding === true);
 
 
 /**
@@ -66,12 +67,11 @@ export function extractClaim(input: CaptureInput, view: TextView, subject: Subje
   const found = withoutWhen?.claim?.cardinality === "one" ? withoutWhen : claimOf(text, negated, resolve);
   if (blocker && found.rule !== null) return { claim: null, rule: found.rule, refusedBy: blocker.name };
   if (found.claim === null) return found;
-  if (NEGATION.pattern.test(text)) return { claim: null, rule: found.rule, refusedBy: NEGATION.name };
+  const leftover = BLOCKED_AFTER_FOLDING.find((b) => b.pattern.test(text));
+  if (leftover) return { claim: null, rule: found.rule, refusedBy: leftover.name };
   return { ...found, claim: eventDate(found.claim) };
 }
 
-/** Events a thing has one date for, as the last word of a dated subject: "Legacy API sunset". */
-const DATED_EVENTS: ReadonlySet<string> = new Set(["deprecation", "sunset", "launch", "release", "migration", "go-live", "kickoff", "cutover", "rollout"]);
 
 /**
  * "Legacy API sunset pushed to March 31" is the legacy API's deprecation date, as "we agreed to
@@ -123,7 +123,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
   for (const rule of CLAIM_RULES) {
     const match = rule.pattern.exec(sentence);
     if (!match) continue;
-    const attribute = rule.attribute ?? canonicalAttribute(match.groups?.attr ?? "", rule.name === "count");
+    const attribute = rule.attribute ?? canonicalAttribute(match.groups?.attr ?? "", rule.counts === true);
     if (attribute === null) continue;
     const rawValue = clause(match.groups?.value ?? "");
     if (rule.value !== undefined && !hasShape(rawValue, rule.value)) continue;
@@ -131,7 +131,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     const { owner, part } = splitPossessive(match.groups?.subject);
     const subjectKey = resolve(owner, rule.fixedSubject);
     // "Lara is the team's designer" is about Lara (the title rule), not the team's designer slot.
-    if (rule.name === "value_is_possessive" && subjectKey === "team") continue;
+    if (rule.notForSubject !== undefined && subjectKey === rule.notForSubject) continue;
     if (subjectKey === null) {
       refused = { claim: null, rule: rule.name, refusedBy: "other_subject" };
       continue;
@@ -163,7 +163,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     }
     const object = cleanValue(clause(match.groups?.value ?? ""), "");
     if (object === null) return { claim: null, rule: rel.name, refusedBy: "no_value" };
-    if (rel.name === "prefers") return { claim: preferenceClaim(subjectKey, object, negated), rule: rel.name, refusedBy: null };
+    if (rel.preference === true) return { claim: preferenceClaim(subjectKey, object, negated), rule: rel.name, refusedBy: null };
     return { claim: manyValued(subjectKey, rel.name, object, negated), rule: rel.name, refusedBy: null };
   }
   for (const fallback of [STATE, HABIT]) {

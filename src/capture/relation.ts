@@ -4,7 +4,7 @@
  * decide the same way.
  */
 import { claimKey, manyValued, oneValued } from "./claim-key";
-import { FUNCTION_WORDS } from "./rules/words";
+import { FUNCTION_WORDS, NEUTRAL_MODIFIERS, VALUE_ALIASES } from "./rules/lexicon";
 import type { Cardinality, Claim } from "./types";
 
 /** What a newer claim does to a live older one with the same key. */
@@ -39,15 +39,6 @@ export function relateFacts(newer: Claim, older: Claim): ClaimRelation {
   if (newer.replaces !== undefined && newer.subject === older.subject && !older.negated && namesValue(older.value, newer.replaces)) return "supersede";
   return "coexist";
 }
-
-/**
- * Modifiers that do not change which attribute is meant: a contract's renewal date is its renewal
- * date, a list price its price. A lexicon, not a rule: any other word may name another attribute
- * ("billing contact", "skip-level manager") or another owner ("son's favorite color").
- */
-const NEUTRAL_MODIFIERS: ReadonlySet<string> = new Set(
-  "contract list official standard current base annual overall total company account per seat user unit".split(" "),
-);
 
 /**
  * One-valued attributes of one subject that are one attribute named more or less fully: "renewal
@@ -106,9 +97,6 @@ const contentWords = (normalized: string): string[] =>
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w !== "" && !FUNCTION_WORDS.has(w));
-
-/** Spellings of one value: "Postgres" replaced means PostgreSQL. */
-const VALUE_ALIASES: Readonly<Record<string, string>> = { postgres: "postgresql", pg: "postgresql", k8s: "kubernetes", gcp: "google cloud" };
 
 const valueWords = (value: string): string[] =>
   value

@@ -13,7 +13,7 @@ import {
   TEAM_RULES,
   TOPIC_RULE_NAME,
 } from "./rules/subject";
-import { AMBIGUOUS_NAMES, FUNCTION_WORDS, NOT_NAMES, PERSONAL_PRONOUNS, SUBJECT_VERB_SOURCE, VERB_WORDS } from "./rules/words";
+import { AMBIGUOUS_NAMES, FUNCTION_WORDS, NOT_NAMES, PERSONAL_PRONOUNS, SUBJECT_VERB_SOURCE, VERB_WORDS } from "./rules/lexicon";
 import { isWordEdge, startsUpper } from "./text";
 
 /** The three views of one fact that the rules read. */

@@ -5,7 +5,8 @@
 import { manyValued, oneValued } from "./claim-key";
 import type { SubjectResolver } from "./claim-subject";
 import { canonicalAttribute, cleanValue, isManyValued } from "./claim-values";
-import { SINGLE_VALUED_VERBS, type TokenClaimRule } from "./rules/attribute";
+import type { TokenClaimRule } from "./rules/attribute";
+import { SINGLE_VALUED_VERBS } from "./rules/lexicon";
 import { matchTokens, passes, spanText, type Slots } from "./rules/pattern";
 import { tokenize, type Token } from "./tokens";
 import type { Claim } from "./types";

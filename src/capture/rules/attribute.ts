@@ -4,6 +4,7 @@
  * record: a token pattern with named slots, how its claim is built, and its exceptions. They run
  * after the older sentence rules in rules/claim.ts, which stay first for the shapes they cover.
  */
+import { ATTRIBUTE_HEADS, CURRENCIES, DAYS, SINGLE_VALUED_VERBS, VALUE_HEADS } from "./lexicon";
 import { optional, phrase, pos, some, slot, tail, word, lemma, type TokenPattern, type TokenTest } from "./pattern";
 
 export interface TokenClaimRule {
@@ -31,26 +32,8 @@ export interface TokenClaimRule {
   readonly notIfTail?: TokenTest;
 }
 
-/** Verbs whose object is the one value of an attribute: you drive one car at a time. */
-export const SINGLE_VALUED_VERBS: Readonly<Record<string, string>> = {
-  drive: "car",
-};
-
-export const CURRENCIES: ReadonlySet<string> = new Set(
-  "euro euros eur € dollar dollars usd $ gbp pound pounds sterling yen jpy chf franc francs cad aud inr rupee rupees sek nok dkk".split(" "),
-);
-
-export const DAYS: ReadonlySet<string> = new Set(
-  "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays".split(" "),
-);
-
 /** Verbs that schedule a recurring thing ("releases ship on Tuesdays", "retros happen on Fridays"). */
 const SCHEDULE_VERBS = ["ship", "go", "happen", "run", "start", "go out", "deploy", "land", "occur", "release", "take"];
-
-/** Nouns that name one attribute of the thing before them ("the office Wi-Fi password"). */
-export const ATTRIBUTE_HEADS: ReadonlySet<string> = new Set(
-  "password passcode pin address number phone email url domain hostname host channel repo repository extension language currency ip".split(" "),
-);
 
 const NOUNISH = ["PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"];
 /** A thing and its attribute in one noun phrase: "the Q4 priority", "the guest Wi-Fi password". */
@@ -67,11 +50,6 @@ const SUBJECT = phrase("subject", { pos: ["PROPN", "NOUN", "NUM", "PRON"], notWo
 const VERBISH = some({ pos: ["ADV", "AUX", "PART"] }, 3);
 const OWN = optional(pos("DET", "PRON"));
 const value = (name = "value"): TokenPattern[number] => phrase(name, { pos: NOUNISH, notWord: ["instead", "now"] }, 6);
-
-/** Nouns that name the attribute their modifier is the value of: "the London office", "the Growth team". */
-export const VALUE_HEADS: ReadonlySet<string> = new Set(
-  "team office floor building plan tier phase stage channel squad department region cohort shift".split(" "),
-);
 
 /**
  * Tried before every other claim rule, being more specific than any: sentences that name the

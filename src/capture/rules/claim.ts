@@ -1,5 +1,5 @@
 import type { Rule } from "./rule";
-import { SUBJECT_VERB_SOURCE } from "./words";
+import { SUBJECT_VERB_SOURCE } from "./lexicon";
 
 /**
  * The claim model's tables. A claim is one statement about one subject that a later statement can
@@ -34,6 +34,10 @@ export interface ClaimRule extends Rule {
    * claim "prefers for status updates" = "email". Groups: value, scope.
    */
   readonly scope?: RegExp;
+  /** The attribute is a count of what it names: "has 50 seats" is the seat count. */
+  readonly counts?: boolean;
+  /** Subjects this rule never claims for: "Lara is the team's designer" is about Lara, not the team's designer. */
+  readonly notForSubject?: string;
 }
 
 /** Shapes a value can be required to have (checked in claim.ts against the tables below). */
@@ -153,7 +157,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     ),
   },
   // "Signe is now the ledger service's maintainer": the value comes first.
-  { name: "value_is_possessive", cardinality: "one", pattern: new RegExp(`^(?<value>\\p{Lu}[\\p{L}.' -]{0,40}?) (?:is|are) ${NOW}(?:the )?${SUBJECT}'s? ${ATTR}$`, "u") },
+  { name: "value_is_possessive", cardinality: "one", notForSubject: "team", pattern: new RegExp(`^(?<value>\\p{Lu}[\\p{L}.' -]{0,40}?) (?:is|are) ${NOW}(?:the )?${SUBJECT}'s? ${ATTR}$`, "u") },
   // "We moved the weekly sync to 15:30": the thing moved is the subject.
   {
     name: "moved_thing",
@@ -173,6 +177,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   // Counts: "Acme has 50 seats", "Globex employs 200 people".
   {
     name: "count",
+    counts: true,
     cardinality: "one",
     value: "number",
     pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has|have|employs|pays for|is paying for|is licensed for|licenses|licences|runs|operates|manages|requires|require|needs|need|(?:dropped|grew|went up|went down|expanded|shrank|increased|decreased|is down|is up|fell|rose|jumped|climbed)(?: from \\S{1,20})? to) (?<value>\\S{1,20}(?: (?:million|thousand|hundred))?) (?:active |paid |full-time |licensed )?(?<attr>[\\p{L}-]{2,20})$`, "u"),
@@ -365,11 +370,13 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
  */
 export interface Relation extends Rule {
   readonly forms: readonly string[];
+  /** A preference: "prefers A over B" and "prefers A for X" hold one answer (see preferenceClaim). */
+  readonly preference?: boolean;
 }
 
-function relation(name: string, forms: readonly string[]): Relation {
+function relation(name: string, forms: readonly string[], preference = false): Relation {
   const verbs = [...forms].sort((a, b) => b.length - a.length).map((f) => f.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")).join("|");
-  return { name, forms, pattern: new RegExp(`^${SUBJECT}(?:'s|'re|'m)? ${NOW}(?:${verbs}) (?<value>.{1,160})$`, "u") };
+  return { name, forms, preference, pattern: new RegExp(`^${SUBJECT}(?:'s|'re|'m)? ${NOW}(?:${verbs}) (?<value>.{1,160})$`, "u") };
 }
 
 export const RELATIONS: readonly Relation[] = [
@@ -395,7 +402,7 @@ export const RELATIONS: readonly Relation[] = [
   relation("supports", ["supports", "support", "supporting", "roots for"]),
   relation("member of", ["is a member of", "a member of", "belongs to", "belong to"]),
   relation("practices", ["practices", "practice", "practicing", "practising"]),
-  relation("prefers", ["prefers", "prefer", "preferring"]),
+  relation("prefers", ["prefers", "prefer", "preferring"], true),
   relation("wears", ["wears", "wear", "wearing"]),
   relation("attends", ["attends", "attend", "attending"]),
   relation("teaches", ["teaches", "teach", "teaching"]),
@@ -608,9 +615,14 @@ export const SCHEDULING_VERBS: ReadonlySet<string> = new Set(["release", "ship",
 export const DECISION_PREPOSITIONS: ReadonlySet<string> = new Set(["on", "at", "to", "every", "by", "until", "in", "from", "each", "as"]);
 
 /** A sentence with any of these makes no claim: it asks or guesses rather than states. */
-export const CLAIM_BLOCKERS: readonly Rule[] = [
+export interface ClaimBlocker extends Rule {
+  /** Checked on the sentence after negation folding, so only negation the folds did not read is left. */
+  readonly afterFolding?: boolean;
+}
+
+export const CLAIM_BLOCKERS: readonly ClaimBlocker[] = [
   // Negation left over after folding "no longer", "doesn't", "stopped" (claim.ts): "not only", "nobody".
-  { name: "negation", pattern: /\b(?:not|never|no|nobody|no one|neither|nor|none|without)\b|n't\b/i },
+  { name: "negation", afterFolding: true, pattern: /\b(?:not|never|no|nobody|no one|neither|nor|none|without)\b|n't\b/i },
   // "Priya's manager is Tom?", "Is Priya's manager Tom".
   { name: "question", pattern: /\?|^(?:who|what|where|when|why|how|is|are|was|were|do|does|did|can|could|should|would|will)\b/i },
   // "The search service also runs in eu-west-1": a second value beside the first, not a new one.

@@ -1,5 +1,5 @@
 import type { Rule } from "./rule";
-import { SUBJECT_VERB_SOURCE } from "./words";
+import { SUBJECT_VERB_SOURCE } from "./lexicon";
 
 /**
  * Subject patterns. Name patterns are case-sensitive on purpose: mid-sentence capitals are the

@@ -1,6 +1,8 @@
 /**
- * Word lists the subject rules consult. Lists (not regexes) because they are membership tests on
- * one lower-cased word, and because a reviewer can read and extend them without regex knowledge.
+ * The lexicon: the word lists capture consults, for subjects (function words, names that are not
+ * names, verbs) and for claims (verbs whose object is one value, currencies, days, attribute nouns,
+ * neutral modifiers, spellings of one value). Lists, not regexes: each is a membership test on one
+ * lower-cased word, and a reviewer can read and extend them without regex knowledge.
  */
 
 const words = (text: string): ReadonlySet<string> => new Set(text.trim().split(/\s+/u));
@@ -85,3 +87,43 @@ export const AMBIGUOUS_NAMES: ReadonlySet<string> = words(`
   max sky summer dawn chance guy jack ray sandy penny ruby amber crystal iris olive violet autumn
   skip hunter major king rob drew gene bob
 `);
+
+/** Verbs whose object is the one value of an attribute: you drive one car at a time. */
+export const SINGLE_VALUED_VERBS: Readonly<Record<string, string>> = {
+  drive: "car",
+};
+
+/** What a customer can be billed in ("pays its invoices in euros"). */
+export const CURRENCIES: ReadonlySet<string> = new Set(
+  "euro euros eur € dollar dollars usd $ gbp pound pounds sterling yen jpy chf franc francs cad aud inr rupee rupees sek nok dkk".split(" "),
+);
+
+/** The days a recurring thing can fall on ("releases ship on Tuesdays"). */
+export const DAYS: ReadonlySet<string> = new Set(
+  "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays".split(" "),
+);
+
+/** Nouns that name one attribute of the thing before them ("the office Wi-Fi password"). */
+export const ATTRIBUTE_HEADS: ReadonlySet<string> = new Set(
+  "password passcode pin address number phone email url domain hostname host channel repo repository extension language currency ip".split(" "),
+);
+
+/** Nouns that name the attribute their modifier is the value of: "the London office", "the Growth team". */
+export const VALUE_HEADS: ReadonlySet<string> = new Set(
+  "team office floor building plan tier phase stage channel squad department region cohort shift".split(" "),
+);
+
+/**
+ * Modifiers that do not change which attribute is meant: a contract's renewal date is its renewal
+ * date, a list price its price. A lexicon, not a rule: any other word may name another attribute
+ * ("billing contact", "skip-level manager") or another owner ("son's favorite color").
+ */
+export const NEUTRAL_MODIFIERS: ReadonlySet<string> = new Set(
+  "contract list official standard current base annual overall total company account per seat user unit".split(" "),
+);
+
+/** Spellings of one value: "Postgres" replaced means PostgreSQL. */
+export const VALUE_ALIASES: Readonly<Record<string, string>> = { postgres: "postgresql", pg: "postgresql", k8s: "kubernetes", gcp: "google cloud" };
+
+/** Events a thing has one date for, as the last word of a dated subject: "Legacy API sunset". */
+export const DATED_EVENTS: ReadonlySet<string> = new Set(["deprecation", "sunset", "launch", "release", "migration", "go-live", "kickoff", "cutover", "rollout"]);
