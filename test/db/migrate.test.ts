@@ -47,6 +47,32 @@ for (const kind of DB_KINDS) {
   }, 60_000);
 }
 
+for (const kind of DB_KINDS) {
+  test(`[${kind}] 011 moves a claim's "¬" mark into claim_negated and fills claim_subject`, async () => {
+    const t = await openTestDatabase(kind, { migrate: false });
+    try {
+      await migrate(t.db, MIGRATIONS.filter((m) => m.version < 11));
+      await t.db.sql`INSERT INTO workspaces (id, slug) VALUES ('ws_m', 'm')`;
+      const fact = (id: string, key: string | null, value: string | null) => t.db.sql`
+        INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, confidence, recorded_at, claim_key, claim_value)
+        VALUES (${id}, 'ws_m', ${id}, ${id}, 'profile_fact', 'ingested', 'priya', 'workspace', 0.8, now(), ${key}, ${value})`;
+      await fact("fact_a", "one:priya|manager", "\u00actom");
+      await fact("fact_b", "many:user:u-7|speaks|french", "french");
+      await fact("fact_c", null, null);
+      await migrate(t.db);
+      const rows = await t.db.sql<{ id: string; claim_subject: string | null; claim_value: string | null; claim_negated: boolean }>`
+        SELECT id, claim_subject, claim_value, claim_negated FROM facts ORDER BY id`;
+      expect(rows).toEqual([
+        { id: "fact_a", claim_subject: "priya", claim_value: "tom", claim_negated: true },
+        { id: "fact_b", claim_subject: "user:u-7", claim_value: "french", claim_negated: false },
+        { id: "fact_c", claim_subject: null, claim_value: null, claim_negated: false },
+      ]);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+}
+
 if (DB_KINDS.includes("postgres")) {
   test("[postgres] two instances migrating at once: one applies, the other waits and finds nothing", async () => {
     const t = await openTestDatabase("postgres", { migrate: false });
