@@ -85,10 +85,9 @@ function eventDate(claim: Claim): Claim {
   return { ...claim, subject: words.slice(0, -1).join(" "), attribute: named.endsWith(" date") ? named : `${named} date` };
 }
 
-/** "Acme is a beta tester for Insights" -> "Acme is a member of the Insights beta". */
+/** "Acme is a beta tester for Insights" -> "Acme is a member of the Insights beta". Each rephrasing in table order. */
 function rephrase(sentence: string): string {
-  const found = REPHRASINGS.find((r) => r.pattern.test(sentence));
-  return found ? sentence.replace(found.pattern, found.replacement) : sentence;
+  return REPHRASINGS.reduce((text, r) => (r.pattern.test(text) ? text.replace(r.pattern, r.replacement) : text), sentence);
 }
 
 /** "Sam stopped playing guitar" -> "Sam playing guitar", negated. */

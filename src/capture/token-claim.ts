@@ -106,6 +106,7 @@ function attributeOf(rule: TokenClaimRule, slots: Slots): string | null {
     case "attribute": {
       if (rule.attribute !== undefined) return rule.attribute;
       const named = canonicalAttribute(spanText(slots.attribute), false);
+      if (named !== null && rule.suffix !== undefined) return canonicalAttribute(`${named} ${rule.suffix}`, false);
       if (named === null || slots.qualifier === undefined) return named;
       return `${named} ${spanText(slots.link).toLowerCase()} ${slots.qualifier.map((t) => t.lemma).join(" ")}`;
     }

@@ -87,6 +87,9 @@ describe("lexicon and model: one attribute however it is named, exclusive values
     ["Jamal's title is Senior Engineer.", "Jamal was promoted to Staff Engineer in Q2."],
     // A title that ends with the old one is a new title, not the old one said precisely.
     ["Noor Haddad's title is product manager.", "Noor Haddad's title: senior product manager"],
+    // Reported speech about oneself; an extension dates the end.
+    ["Katherine prefers to be called Kate.", "Katherine said she'd rather go by Kat now."],
+    ["Noah's visa expires on 11/30/2025.", "Noah's visa was extended to May 2027."],
     ["Project Nova is written in Python.", "Nova was rewritten in Go over the winter."],
     // "X for Apollo" is Apollo's X; a move to a day and time is a new time, not a place.
     ["Sprint planning for Apollo is Monday at 10am.", "Apollo sprint planning moved to Tuesday 2pm."],

@@ -26,6 +26,8 @@ export interface TokenClaimRule {
   /** Words one of which the sentence must contain: a cheap check before tagging it. */
   readonly cue: readonly string[];
   readonly attribute?: string;
+  /** Words added after the named attribute: "extended to" dates the attribute's "end date". */
+  readonly suffix?: string;
   /** The value's head must be one of these lemmas (a currency, a day). */
   readonly valueIn?: ReadonlySet<string>;
   /** Exceptions: the rule makes no claim when any token of the tail passes this test. */
@@ -90,6 +92,14 @@ export const FIRST_RULES: readonly TokenClaimRule[] = [
     cue: ["hand", "pass", "transfer"],
     builds: "handover",
     pattern: [phrase("giver", { pos: ["PROPN"] }, 3), VERBISH, lemma("hand", "pass", "transfer"), optional(word("over")), THE, phrase("subject", { pos: ["PROPN", "NOUN", "NUM", "ADJ"], notWord: ["lead", "ownership", "owner"] }, 5), optional(word("lead", "ownership")), optional(word("over")), word("to"), value(), tail],
+  },
+  {
+    // "Noah's visa was extended to May 2027": the visa's end date, as "expires on" says it.
+    name: "possessive_extended",
+    cue: ["extended", "renewed"],
+    builds: "attribute",
+    suffix: "end date",
+    pattern: [SUBJECT, word("'s", "'"), phrase("attribute", { pos: ["NOUN", "ADJ", "PROPN"] }, 3), VERBISH, lemma("extend", "renew"), word("to", "until", "through", "till"), slot("value", undefined, 6)],
   },
   {
     // "Peter is based in the London office", "Sofia transferred to the Platform team": the office, the team.

@@ -536,6 +536,12 @@ export const NEGATION_FOLDS: readonly NegationFold[] = [
 export const REPHRASINGS: readonly NegationFold[] = [
   // "renews every September 1": a yearly date is the date.
   { name: "every_date", pattern: / every ((?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2})$/u, replacement: " on $1" },
+  // Reported speech about oneself: "Katherine said she'd rather go by Kat" is Katherine's own claim.
+  {
+    name: "reported_speech",
+    pattern: /^(\p{Lu}[\p{L}'-]{0,30}(?: \p{Lu}[\p{L}'-]{0,30})?) (?:said|says|mentioned|told us|told me|confirmed|let us know) (?:that )?(?:she|he|they)(?:'d| would) rather /u,
+    replacement: "$1 would rather ",
+  },
   // "I'm based in Tamale" reads like "Tom is based in ...".
   { name: "first_person_be", pattern: /^I'm (?=\S)/u, replacement: "I am " },
   // "Chidi would rather text than call" is a preference of one over the other.
