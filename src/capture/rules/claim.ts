@@ -1,5 +1,5 @@
 import type { Rule } from "./rule";
-import { SUBJECT_VERB_SOURCE } from "./lexicon";
+import { STATUS_STAGES, STATUSES, SUBJECT_VERB_SOURCE, TITLE_HEADS } from "./lexicon";
 
 /**
  * The claim model's tables. A claim is one statement about one subject that a later statement can
@@ -66,20 +66,15 @@ const VALUE = "(?<value>.{1,160})";
 /** "the", "a", "an" before a value. */
 const ARTICLE = "(?:the |a |an |our |their |its )?";
 
+/** A literal word in a pattern. */
+const escapeRegex = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
 /** Job titles: a role claim needs one of these heads so "Maya is a friend of Tom" is not a role. */
-const TITLE_HEAD =
-  "(?:ceo|cto|cfo|coo|cmo|cio|ciso|cpo|cro|vp|svp|evp|president|vice president|director|manager|engineer|developer|designer|analyst|architect|scientist|consultant|founder|co-founder|cofounder|chair|chairman|chairwoman|chairperson|head of [\\p{L} ]{2,40}|lead|tech lead|team lead|intern|recruiter|accountant|lawyer|attorney|counsel|nurse|doctor|teacher|professor|editor|writer|producer|researcher|administrator|coordinator|specialist|officer|executive|partner at|principal|strategist|marketer|salesperson|account executive|product owner|controller|treasurer|secretary|advisor|adviser|board member|contractor|employee|freelancer|paramedic|pilot|chef|pharmacist|dentist|therapist|student|technician|mechanic|electrician|operator|agent|representative|rep|associate|apprentice)";
+const TITLE_HEAD = `(?:${[...TITLE_HEADS].map(escapeRegex).join("|")}|head of [\\p{L} ]{2,40})`;
 /** Up to three words before the title head: "senior staff", "VP of", "head of". */
 export const TITLE = new RegExp(`^(?:[\\p{L}&'-]{1,20} ){0,3}${TITLE_HEAD}(?: (?:of|at|for|on) .{1,80})?$`, "iu");
 
 /** Statuses a project, company or account is in, one at a time. */
-export const STATUS = new RegExp(
-  "^(?:in (?:beta|alpha|ga|production|review|qa|testing|development|planning|progress|discovery|maintenance|preview|private beta|public beta|open beta|closed beta)|" +
-    "generally available|ga|live|blocked|on track|on hold|at risk|paused|cancell?ed|deprecated|shipped|completed?|done|finished|delayed|" +
-    "behind schedule|ahead of schedule|active|inactive|archived|approved|rejected|pending|out of stock|in stock|sunset|sunsetted|" +
-    "frozen|stalled|launched|off track|green|yellow|red|amber|churned|a customer|a prospect|a trial customer|in trial|on trial|in onboarding|onboarding|in private preview|in public preview|general availability|unpaused|resumed|healthy|unhealthy|degraded)$",
-  "iu",
-);
+export const STATUS = new RegExp(`^(?:in (?:${[...STATUS_STAGES].map(escapeRegex).join("|")})|${[...STATUSES].map(escapeRegex).join("|")})$`, "iu");
 
 const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 const WEEKDAY = "(?:mon|tues|wednes|thurs|fri|satur|sun)day";

@@ -6,6 +6,8 @@
  */
 
 const words = (text: string): ReadonlySet<string> => new Set(text.trim().split(/\s+/u));
+/** Entries that may hold spaces, separated by "|". */
+const phrases = (text: string): ReadonlySet<string> => new Set(text.split("|").map((p) => p.trim().replace(/\s+/gu, " ")).filter((p) => p !== ""));
 
 /**
  * Function words: never a topic and never a name. Articles, pronouns, auxiliaries, prepositions,
@@ -127,3 +129,34 @@ export const VALUE_ALIASES: Readonly<Record<string, string>> = { postgres: "post
 
 /** Events a thing has one date for, as the last word of a dated subject: "Legacy API sunset". */
 export const DATED_EVENTS: ReadonlySet<string> = new Set(["deprecation", "sunset", "launch", "release", "migration", "go-live", "kickoff", "cutover", "rollout"]);
+
+/** Heads of job titles: a role claim needs one, so "Maya is a friend of Tom" is not a role (plus "head of ..."). */
+export const TITLE_HEADS: ReadonlySet<string> = phrases(`
+  ceo | cto | cfo | coo | cmo | cio | ciso | cpo | cro | vp | svp | evp | president |
+  vice president | director | manager | engineer | developer | designer | analyst | architect |
+  scientist | consultant | founder | co-founder | cofounder | chair | chairman | chairwoman |
+  chairperson | lead | tech lead | team lead | intern | recruiter | accountant | lawyer |
+  attorney | counsel | nurse | doctor | teacher | professor | editor | writer | producer |
+  researcher | administrator | coordinator | specialist | officer | executive | partner at |
+  principal | strategist | marketer | salesperson | account executive | product owner |
+  controller | treasurer | secretary | advisor | adviser | board member | contractor | employee |
+  freelancer | paramedic | pilot | chef | pharmacist | dentist | therapist | student | technician |
+  mechanic | electrician | operator | agent | representative | rep | associate | apprentice
+`);
+
+/** Stages a thing is "in": "in beta", "in review". */
+export const STATUS_STAGES: ReadonlySet<string> = phrases(`
+  beta | alpha | ga | production | review | qa | testing | development | planning | progress |
+  discovery | maintenance | preview | private beta | public beta | open beta | closed beta
+`);
+
+/** Statuses a project, company or account is in, one at a time (besides "in <stage>"). */
+export const STATUSES: ReadonlySet<string> = phrases(`
+  generally available | ga | live | blocked | on track | on hold | at risk | paused | cancelled | canceled |
+  deprecated | shipped | completed | complete | done | finished | delayed | behind schedule |
+  ahead of schedule | active | inactive | archived | approved | rejected | pending | out of stock |
+  in stock | sunset | sunsetted | frozen | stalled | launched | off track | green | yellow | red |
+  amber | churned | a customer | a prospect | a trial customer | in trial | on trial |
+  in onboarding | onboarding | in private preview | in public preview | general availability |
+  unpaused | resumed | healthy | unhealthy | degraded
+`);
