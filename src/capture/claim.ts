@@ -33,6 +33,7 @@ import { canonicalAttribute, clause, cleanValue, hasShape, isManyValued, roleAt,
 import { ATTRIBUTE_RULES, FIRST_RULES } from "./rules/attribute";
 import { DATED_EVENTS } from "./rules/lexicon";
 import { tokenClaim } from "./token-claim";
+import { matchesOf } from "./rules/rule";
 
 export interface ClaimOutcome {
   claim: Claim | null;
@@ -61,10 +62,10 @@ export function extractClaim(input: CaptureInput, view: TextView, subject: Subje
   const sentence = rephrase(dropTrailing(firstSentence(view.lead).trim(), VALUE_TRIM).replace(CURRENT_TAIL, ""));
   const { text, negated } = foldNegation(sentence);
   const resolve = resolverFor(input, subject);
-  const untimed = text.replace(WHEN_TAIL, "").replace(CURRENT_TAIL, "");
-  const withoutWhen = untimed === text ? null : claimOf(untimed, negated, resolve);
+  const untimed = withoutWhen(text);
+  const timeless = untimed === text ? null : claimOf(untimed, negated, resolve);
   // Only a one-valued claim stands without its time: "Atlas goes live" alone is no statement about Atlas.
-  const found = withoutWhen?.claim?.cardinality === "one" ? withoutWhen : claimOf(text, negated, resolve);
+  const found = timeless?.claim?.cardinality === "one" ? timeless : claimOf(text, negated, resolve);
   if (blocker && found.rule !== null) return { claim: null, rule: found.rule, refusedBy: blocker.name };
   if (found.claim === null) return found;
   const leftover = BLOCKED_AFTER_FOLDING.find((b) => b.pattern.test(text));
@@ -83,6 +84,16 @@ function eventDate(claim: Claim): Claim {
   if (claim.cardinality !== "one" || claim.attribute !== "date" || words.length < 2 || !DATED_EVENTS.has(event)) return claim;
   const named = canonicalAttribute(event, false) ?? event;
   return { ...claim, subject: words.slice(0, -1).join(" "), attribute: named.endsWith(" date") ? named : `${named} date` };
+}
+
+/**
+ * The sentence without a trailing time adjunct. Only its end is searched: the pattern is anchored
+ * at the end alone, and scanning a long sentence from every position costs more than the rest.
+ */
+function withoutWhen(text: string): string {
+  const end = Math.max(0, text.length - 60);
+  const stripped = text.slice(end).replace(WHEN_TAIL, "");
+  return stripped.length === text.length - end ? text : (text.slice(0, end) + stripped).replace(CURRENT_TAIL, "");
 }
 
 /** "Acme is a beta tester for Insights" -> "Acme is a member of the Insights beta". Each rephrasing in table order. */
@@ -203,10 +214,21 @@ function valueClassClaim(sentence: string, negated: boolean, resolve: SubjectRes
 /** The canonical values of a class that the text names, each once. */
 function valuesNamed(cls: ValueClass, text: string): string[] {
   const lower = ` ${text.toLowerCase()} `;
-  if (cls.pattern !== undefined) return [...new Set([...lower.matchAll(new RegExp(cls.pattern, "giu"))].map((m) => m.groups?.value ?? ""))];
+  if (cls.pattern !== undefined) return [...new Set([...matchesOf(cls.pattern, lower)].map((m) => m.groups?.value ?? ""))];
   return Object.entries(cls.values ?? {})
-    .filter(([, words]) => words.some((w) => new RegExp(`(?<![\\p{L}\\p{N}-])${w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}-])`, "u").test(lower)))
+    .filter(([, words]) => words.some((w) => lower.includes(w) && wholeWord(w).test(lower)))
     .map(([value]) => value);
+}
+
+/** A value word as a whole word, compiled once: value classes are checked on every fact. */
+const wholeWords = new Map<string, RegExp>();
+function wholeWord(word: string): RegExp {
+  let pattern = wholeWords.get(word);
+  if (pattern === undefined) {
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}-])${word.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}-])`, "u");
+    wholeWords.set(word, pattern);
+  }
+  return pattern;
 }
 
 /**

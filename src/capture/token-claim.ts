@@ -20,7 +20,7 @@ export interface TokenClaimOutcome {
 /** The first rule of `rules` that matches the sentence, and its claim (or why it made none). */
 export function tokenClaim(sentence: string, negated: boolean, resolve: SubjectResolver, rules: readonly TokenClaimRule[]): TokenClaimOutcome | null {
   const lower = sentence.toLowerCase();
-  const cued = rules.filter((rule) => rule.cue.some((cue) => lower.includes(cue)));
+  const cued = rules.filter((rule) => rule.cue.some((cue) => lower.includes(cue)) && (rule.cueAlso === undefined || rule.cueAlso.some((cue) => lower.includes(cue))));
   if (cued.length === 0) return null;
   const tokens = withoutEndPunctuation(tokenize(sentence));
   let refused: TokenClaimOutcome | null = null;
@@ -113,7 +113,7 @@ function attributeOf(rule: TokenClaimRule, slots: Slots): string | null {
   }
 }
 
-function withoutEndPunctuation(tokens: Token[]): Token[] {
+function withoutEndPunctuation(tokens: readonly Token[]): readonly Token[] {
   let end = tokens.length;
   while (end > 0 && tokens[end - 1]!.pos === "PUNCT") end -= 1;
   return tokens.slice(0, end);

@@ -37,8 +37,21 @@ function tagger(): { nlp: WinkMethods; its: WinkMethods["its"] } {
   return loaded;
 }
 
+/** Recently tagged sentences: the rule passes of one fact ask for the same sentence several times. */
+const recent = new Map<string, readonly Token[]>();
+const RECENT_MAX = 64;
+
 /** Tokens of one sentence, tagged, with the fix-ups applied. */
-export function tokenize(sentence: string): Token[] {
+export function tokenize(sentence: string): readonly Token[] {
+  const known = recent.get(sentence);
+  if (known !== undefined) return known;
+  const tagged = tag(sentence);
+  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
+  recent.set(sentence, tagged);
+  return tagged;
+}
+
+function tag(sentence: string): Token[] {
   const { nlp, its } = tagger();
   const doc = nlp.readDoc(sentence);
   const tokens = doc.tokens();

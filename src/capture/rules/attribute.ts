@@ -25,6 +25,8 @@ export interface TokenClaimRule {
   readonly builds: "attribute" | "count" | "verb" | "schedule" | "replacement" | "headed" | "handover" | "taken" | "object" | "decided";
   /** Words one of which the sentence must contain: a cheap check before tagging it. */
   readonly cue: readonly string[];
+  /** And one of these too, when `cue` alone is common ("'s" needs a copula as well). */
+  readonly cueAlso?: readonly string[];
   readonly attribute?: string;
   /** Words added after the named attribute: "extended to" dates the attribute's "end date". */
   readonly suffix?: string;
@@ -40,6 +42,11 @@ const SCHEDULE_VERBS = ["ship", "go", "happen", "run", "start", "go out", "deplo
 const NOUNISH = ["PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"];
 /** A thing and its attribute in one noun phrase: "the Q4 priority", "the guest Wi-Fi password". */
 const THING: TokenTest = { pos: ["PROPN", "NOUN", "NUM", "ADJ", "PUNCT"], notWord: [",", ".", ";", ":", "'s"] };
+/** Stems of SHIFT_VERBS as written in a sentence, for the cue check. */
+const SHIFT_CUES = [
+  "chang", "set ", "moved", "updat", "raise", "lowered", "cut ", "increas", "reduc", "bump", "push", "revise", "tighten",
+  "loosen", "rotat", "rename", "ramp", "slip", "extend", "shift", "reset", "dropped", "lifted", "adjust",
+];
 /** Verbs of an attribute taking a new value: "changed the Q4 priority to ...", "was renamed to ...". */
 const SHIFT_VERBS = [
   "change", "set", "move", "update", "raise", "lower", "cut", "increase", "reduce", "bump", "push", "revise", "tighten",
@@ -62,6 +69,7 @@ export const FIRST_RULES: readonly TokenClaimRule[] = [
     // "Orion switched from Postgres to CockroachDB", "Vandelay migrated off Salesforce to HubSpot".
     name: "switched_from_to",
     cue: ["from", "off"],
+    cueAlso: [" to ", " onto "],
     builds: "replacement",
     pattern: [THE, SUBJECT, VERBISH, lemma("switch", "move", "migrate", "change", "transition", "convert", "upgrade", "downgrade", "go", "transfer", "shift"), some({ pos: ["PRON", "DET", "NOUN", "ADP"], notWord: ["from", "off"] }, 3), optional(word("away")), word("from", "off"), OWN, value("replaced"), word("to", "onto"), OWN, value(), tail],
   },
@@ -89,7 +97,8 @@ export const FIRST_RULES: readonly TokenClaimRule[] = [
   {
     // "Camille handed Project Tamarind over to Emeka": the thing's holder was Camille, is now Emeka.
     name: "handed_over",
-    cue: ["hand", "pass", "transfer"],
+    cue: ["handed", "hands ", "passed", "transferred"],
+    cueAlso: [" to "],
     builds: "handover",
     pattern: [phrase("giver", { pos: ["PROPN"] }, 3), VERBISH, lemma("hand", "pass", "transfer"), optional(word("over")), THE, phrase("subject", { pos: ["PROPN", "NOUN", "NUM", "ADJ"], notWord: ["lead", "ownership", "owner"] }, 5), optional(word("lead", "ownership")), optional(word("over")), word("to"), value(), tail],
   },
@@ -117,6 +126,7 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     // "Carlos's preferred language for meetings is English": an attribute qualified by what it is for.
     name: "possessive_qualified",
     cue: ["'s ", "' "],
+    cueAlso: [" is ", " are ", " was "],
     builds: "attribute",
     pattern: [SUBJECT, word("'s", "'"), phrase("attribute", { pos: ["ADJ", "NOUN", "VERB"] }, 3), slot("link", { pos: ["ADP"] }, 1), OWN, phrase("qualifier", { pos: ["NOUN", "PROPN"] }, 3), lemma("be"), optional(word("now")), slot("value", undefined, 8)],
   },
@@ -124,13 +134,14 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     // "Aoife got a new number: 086 555 7710".
     name: "got_new_attribute",
     cue: [" new "],
+    cueAlso: [" got ", " has ", " have ", " gets "],
     builds: "attribute",
     pattern: [THE, SUBJECT, VERBISH, lemma("get", "have"), word("a"), word("new"), phrase("attribute", { pos: ["NOUN", "ADJ"] }, 3), word(":", ",", "-", "of"), slot("value", undefined, 8)],
   },
   {
     // "Tina took over the Hooli account": the account's owner.
     name: "took_over",
-    cue: ["over"],
+    cue: ["took over", "takes over", "taking over", "take over", "taken over"],
     builds: "taken",
     pattern: [phrase("value", { pos: ["PROPN"] }, 3), VERBISH, lemma("take"), word("over"), THE, phrase("subject", { pos: ["PROPN", "NOUN", "NUM"] }, 4), slot("attribute", { lemma: ["account", "project", "team", "deal", "relationship"] }, 1), tail],
   },
@@ -155,28 +166,30 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
   {
     // "Ingrid's birthday falls on 9 October".
     name: "possessive_falls_on",
-    cue: ["falls on", "lands on", "is on"],
+    cue: ["falls on", "lands on", "fell on"],
     builds: "attribute",
     pattern: [SUBJECT, word("'s", "'"), phrase("attribute", { pos: ["NOUN", "ADJ", "PROPN"] }, 3), lemma("fall", "land"), word("on"), slot("value", undefined, 6)],
   },
   {
     // "Lumen AI crossed $2M ARR this quarter".
     name: "reached_amount",
-    cue: ["cross", "hit", "reach", "pass", "top", "surpass"],
+    cue: ["crossed", "hit ", "reached", "passed", "topped", "surpassed"],
     builds: "attribute",
     pattern: [THE, SUBJECT, VERBISH, lemma("cross", "hit", "reach", "pass", "top", "surpass"), phrase("value", { pos: ["SYM", "NUM"], orWord: ["k", "m", "b", "bn", "million", "billion", "thousand"] }, 4), phrase("attribute", { pos: ["PROPN", "NOUN"] }, 2), tail],
   },
   {
     // "Leadership changed the Q4 priority to reducing churn", "We tightened the support SLA to 8 hours".
     name: "changed_the_attribute",
-    cue: [" to "],
+    cue: SHIFT_CUES,
+    cueAlso: [" to "],
     builds: "object",
     pattern: [THE, phrase("actor", { pos: ["PROPN", "NOUN", "PRON"] }, 4), VERBISH, lemma(...SHIFT_VERBS), pos("DET"), phrase("thing", THING, 5), word("to"), OWN, slot("value", undefined, 8)],
   },
   {
     // "The Pegasus repo was renamed to acme/pegasus-core", "SOC 2 target date slipped to mid-Q3".
     name: "attribute_shifted",
-    cue: [" to "],
+    cue: SHIFT_CUES,
+    cueAlso: [" to "],
     builds: "object",
     pattern: [THE, phrase("thing", THING, 5), VERBISH, lemma(...SHIFT_VERBS), word("to"), OWN, slot("value", undefined, 8)],
   },
@@ -184,6 +197,7 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     // "I work as a financial controller now": a role.
     name: "works_as",
     cue: [" as "],
+    cueAlso: ["work", "serv", "start"],
     builds: "attribute",
     attribute: "role",
     pattern: [THE, SUBJECT, VERBISH, lemma("work", "serve", "start"), word("as"), OWN, phrase("value", { pos: ["NOUN", "ADJ", "PROPN"] }, 4), tail],
@@ -223,6 +237,7 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     // "Acme has 50 seats on the team plan", "Ibrahim has two kids".
     name: "has_count",
     cue: ["has ", "have "],
+    cueAlso: [..."0123456789", " one ", " two ", " three ", " four ", " five ", " six ", " seven ", " eight ", " nine ", " ten ", " a dozen "],
     builds: "count",
     pattern: [THE, SUBJECT, VERBISH, lemma("have"), optional(word("about", "around", "roughly", "approximately", "nearly", "over", "almost")), slot("value", { pos: ["NUM"] }, 2), phrase("attribute", { pos: ["NOUN", "ADJ"] }, 3), tail],
     notIfTail: { word: ["more", "left", "extra", "additional", "each", "per"] },
@@ -245,6 +260,7 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     // "Initech pays its invoices in euros", "asked to be billed in USD".
     name: "pays_in",
     cue: [" in "],
+    cueAlso: ["pay", "bill", "invoic", "charg", "quot"],
     builds: "attribute",
     attribute: "billing currency",
     valueIn: CURRENCIES,
@@ -263,6 +279,7 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
     // "The office Wi-Fi password is bluefinch77": a thing's attribute named by its head noun.
     name: "compound_attribute_head",
     cue: [...ATTRIBUTE_HEADS],
+    cueAlso: [" is ", " are ", " was "],
     builds: "attribute",
     pattern: [THE, phrase("subject", { pos: ["PROPN", "NOUN", "ADJ", "PUNCT"], notWord: [",", ".", ";", ":"] }, 5), slot("attribute", { lemma: [...ATTRIBUTE_HEADS] }, 1), lemma("be"), optional(word("now")), slot("value", undefined, 8)],
   },

@@ -9,13 +9,21 @@ export interface Rule {
 
 /**
  * Rule tables hold non-global regexes so `test` never carries `lastIndex` from one call to the
- * next (a shared /g regex makes results depend on the previous input). Iteration builds a global
- * copy per call instead.
+ * next (a shared /g regex makes results depend on the previous input). Iteration uses a global
+ * copy, built once per pattern; `matchAll` iterates a clone of it, so the copy carries no state.
  */
 export function matchesOf(pattern: RegExp, text: string): IterableIterator<RegExpMatchArray> {
-  const flags = pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`;
-  return text.matchAll(new RegExp(pattern.source, flags));
+  let global = globalCopies.get(pattern);
+  if (global === undefined) {
+    global = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+    globalCopies.set(pattern, global);
+  }
+  // matchAll clones the pattern it is given, so the shared copy's lastIndex is never advanced.
+  return text.matchAll(global);
 }
+
+/** Global copies of rule patterns, built once each. */
+const globalCopies = new WeakMap<RegExp, RegExp>();
 
 /** The first rule whose pattern matches, in table order: the order is the precedence. */
 export function firstMatch<R extends Rule>(rules: readonly R[], text: string): R | undefined {
