@@ -11,6 +11,9 @@ import { matchTokens, passes, spanText, type Slots } from "./rules/pattern";
 import { tokenize, type Token } from "./tokens";
 import type { Claim } from "./types";
 
+/** The longest sentence the token rules read, in characters. */
+const MAX_TAGGED = 240;
+
 export interface TokenClaimOutcome {
   claim: Claim | null;
   rule: string;
@@ -19,6 +22,8 @@ export interface TokenClaimOutcome {
 
 /** The first rule of `rules` that matches the sentence, and its claim (or why it made none). */
 export function tokenClaim(sentence: string, negated: boolean, resolve: SubjectResolver, rules: readonly TokenClaimRule[]): TokenClaimOutcome | null {
+  // A claim is a short statement; tagging a paragraph-long "sentence" costs more than it can give.
+  if (sentence.length > MAX_TAGGED) return null;
   const lower = sentence.toLowerCase();
   const cued = rules.filter((rule) => rule.cue.some((cue) => lower.includes(cue)) && (rule.cueAlso === undefined || rule.cueAlso.some((cue) => lower.includes(cue))));
   if (cued.length === 0) return null;
