@@ -25,7 +25,7 @@ export function tokenClaim(sentence: string, negated: boolean, resolve: SubjectR
   // A claim is a short statement; tagging a paragraph-long "sentence" costs more than it can give.
   if (sentence.length > MAX_TAGGED) return null;
   const lower = sentence.toLowerCase();
-  const cued = rules.filter((rule) => rule.cue.some((cue) => lower.includes(cue)) && (rule.cueAlso === undefined || rule.cueAlso.some((cue) => lower.includes(cue))));
+  const cued = rules.filter((rule) => cueOf(rule).test(lower) && (rule.cueAlso === undefined || alsoCueOf(rule).test(lower)));
   if (cued.length === 0) return null;
   const tokens = withoutEndPunctuation(tokenize(sentence));
   let refused: TokenClaimOutcome | null = null;
@@ -45,6 +45,19 @@ export function tokenClaim(sentence: string, negated: boolean, resolve: SubjectR
   }
   return refused;
 }
+
+/** A rule's cue words as one pattern, compiled once: the check runs on every fact. */
+const cues = new WeakMap<readonly string[], RegExp>();
+function anyOf(words: readonly string[]): RegExp {
+  let pattern = cues.get(words);
+  if (pattern === undefined) {
+    pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")).join("|"), "u");
+    cues.set(words, pattern);
+  }
+  return pattern;
+}
+const cueOf = (rule: TokenClaimRule): RegExp => anyOf(rule.cue);
+const alsoCueOf = (rule: TokenClaimRule): RegExp => anyOf(rule.cueAlso ?? []);
 
 /** The words naming whom the claim is about, as the rule's slots hold them. */
 function subjectOf(rule: TokenClaimRule, slots: Slots): string {

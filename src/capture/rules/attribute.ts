@@ -68,8 +68,8 @@ export const FIRST_RULES: readonly TokenClaimRule[] = [
   {
     // "Orion switched from Postgres to CockroachDB", "Vandelay migrated off Salesforce to HubSpot".
     name: "switched_from_to",
-    cue: ["from", "off"],
-    cueAlso: [" to ", " onto "],
+    cue: ["switch", "moved", "move ", "migrat", "chang", "transition", "convert", "upgrad", "downgrad", "went ", "gone ", "transfer", "shift"],
+    cueAlso: [" from ", " off "],
     builds: "replacement",
     pattern: [THE, SUBJECT, VERBISH, lemma("switch", "move", "migrate", "change", "transition", "convert", "upgrade", "downgrade", "go", "transfer", "shift"), some({ pos: ["PRON", "DET", "NOUN", "ADP"], notWord: ["from", "off"] }, 3), optional(word("away")), word("from", "off"), OWN, value("replaced"), word("to", "onto"), OWN, value(), tail],
   },
@@ -113,7 +113,8 @@ export const FIRST_RULES: readonly TokenClaimRule[] = [
   {
     // "Peter is based in the London office", "Sofia transferred to the Platform team": the office, the team.
     name: "headed_value",
-    cue: [...VALUE_HEADS],
+    cue: [...VALUE_HEADS].map((head) => ` ${head}`),
+    cueAlso: [" is ", " are ", " was ", "based", "work", " sit", "moved", "transfer", "switch", "join", "relocat", "assign", " put "],
     builds: "headed",
     pattern: [THE, SUBJECT, VERBISH, lemma("be", "base", "work", "sit", "move", "transfer", "switch", "join", "relocate", "go", "put", "assign", "reassign"), some({ word: ["in", "out", "of", "to", "into", "on", "at", "from", "onto"] }, 2), pos("DET"), phrase("value", { pos: ["PROPN", "NOUN", "ADJ", "NUM"] }, 4), slot("attribute", { lemma: [...VALUE_HEADS] }, 1), tail],
     notIfTail: { word: ["too", "also", "and"] },
@@ -278,8 +279,7 @@ export const ATTRIBUTE_RULES: readonly TokenClaimRule[] = [
   {
     // "The office Wi-Fi password is bluefinch77": a thing's attribute named by its head noun.
     name: "compound_attribute_head",
-    cue: [...ATTRIBUTE_HEADS],
-    cueAlso: [" is ", " are ", " was "],
+    cue: [...ATTRIBUTE_HEADS].flatMap((head) => [`${head} is `, `${head} was `, `${head} are `, `${head} is now`]),
     builds: "attribute",
     pattern: [THE, phrase("subject", { pos: ["PROPN", "NOUN", "ADJ", "PUNCT"], notWord: [",", ".", ";", ":"] }, 5), slot("attribute", { lemma: [...ATTRIBUTE_HEADS] }, 1), lemma("be"), optional(word("now")), slot("value", undefined, 8)],
   },
