@@ -33,7 +33,7 @@ import { canonicalAttribute, clause, cleanValue, hasShape, isManyValued, roleAt,
 import { ATTRIBUTE_RULES, FIRST_RULES } from "./rules/attribute";
 import { DATED_EVENTS } from "./rules/lexicon";
 import { tokenClaim } from "./token-claim";
-import { matchesOf } from "./rules/rule";
+import { escapeRegex, matchesOf } from "./rules/rule";
 
 export interface ClaimOutcome {
   claim: Claim | null;
@@ -225,7 +225,7 @@ const wholeWords = new Map<string, RegExp>();
 function wholeWord(word: string): RegExp {
   let pattern = wholeWords.get(word);
   if (pattern === undefined) {
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}-])${word.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}-])`, "u");
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}-])${escapeRegex(word)}(?![\\p{L}\\p{N}-])`, "u");
     wholeWords.set(word, pattern);
   }
   return pattern;

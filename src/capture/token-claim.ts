@@ -8,6 +8,7 @@ import { canonicalAttribute, cleanValue, isManyValued } from "./claim-values";
 import type { TokenClaimRule } from "./rules/attribute";
 import { SINGLE_VALUED_VERBS } from "./rules/lexicon";
 import { matchTokens, passes, spanText, type Slots } from "./rules/pattern";
+import { escapeRegex } from "./rules/rule";
 import { tokenize, type Token } from "./tokens";
 import type { Claim } from "./types";
 
@@ -25,7 +26,7 @@ export function tokenClaim(sentence: string, negated: boolean, resolve: SubjectR
   // A claim is a short statement; tagging a paragraph-long "sentence" costs more than it can give.
   if (sentence.length > MAX_TAGGED) return null;
   const lower = sentence.toLowerCase();
-  const cued = rules.filter((rule) => cueOf(rule).test(lower) && (rule.cueAlso === undefined || alsoCueOf(rule).test(lower)));
+  const cued = rules.filter((rule) => anyOf(rule.cue).test(lower) && (rule.cueAlso === undefined || anyOf(rule.cueAlso).test(lower)));
   if (cued.length === 0) return null;
   const tokens = withoutEndPunctuation(tokenize(sentence));
   let refused: TokenClaimOutcome | null = null;
@@ -51,13 +52,11 @@ const cues = new WeakMap<readonly string[], RegExp>();
 function anyOf(words: readonly string[]): RegExp {
   let pattern = cues.get(words);
   if (pattern === undefined) {
-    pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")).join("|"), "u");
+    pattern = new RegExp(words.map(escapeRegex).join("|"), "u");
     cues.set(words, pattern);
   }
   return pattern;
 }
-const cueOf = (rule: TokenClaimRule): RegExp => anyOf(rule.cue);
-const alsoCueOf = (rule: TokenClaimRule): RegExp => anyOf(rule.cueAlso ?? []);
 
 /** The words naming whom the claim is about, as the rule's slots hold them. */
 function subjectOf(rule: TokenClaimRule, slots: Slots): string {

@@ -1,4 +1,4 @@
-import type { Rule } from "./rule";
+import { escapeRegex, type Rule } from "./rule";
 import { STATUS_STAGES, STATUSES, SUBJECT_VERB_SOURCE, TITLE_HEADS } from "./lexicon";
 
 /**
@@ -66,8 +66,6 @@ const VALUE = "(?<value>.{1,160})";
 /** "the", "a", "an" before a value. */
 const ARTICLE = "(?:the |a |an |our |their |its )?";
 
-/** A literal word in a pattern. */
-const escapeRegex = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
 /** Job titles: a role claim needs one of these heads so "Maya is a friend of Tom" is not a role. */
 const TITLE_HEAD = `(?:${[...TITLE_HEADS].map(escapeRegex).join("|")}|head of [\\p{L} ]{2,40})`;
 /** Up to three words before the title head: "senior staff", "VP of", "head of". */
@@ -370,7 +368,7 @@ export interface Relation extends Rule {
 }
 
 function relation(name: string, forms: readonly string[], preference = false): Relation {
-  const verbs = [...forms].sort((a, b) => b.length - a.length).map((f) => f.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")).join("|");
+  const verbs = [...forms].sort((a, b) => b.length - a.length).map(escapeRegex).join("|");
   return { name, forms, preference, pattern: new RegExp(`^${SUBJECT}(?:'s|'re|'m)? ${NOW}(?:${verbs}) (?<value>.{1,160})$`, "u") };
 }
 

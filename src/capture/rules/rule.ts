@@ -29,3 +29,6 @@ const globalCopies = new WeakMap<RegExp, RegExp>();
 export function firstMatch<R extends Rule>(rules: readonly R[], text: string): R | undefined {
   return rules.find((rule) => rule.pattern.test(text));
 }
+
+/** A literal word inside a pattern. */
+export const escapeRegex = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
