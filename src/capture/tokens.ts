@@ -6,8 +6,7 @@
  * Trade-off: the small web model is fast (tens of microseconds a fact) but misreads a few shapes
  * our facts use all the time; the fix-ups below correct those as data, each with its reason.
  */
-import winkNLP, { type WinkMethods } from "wink-nlp";
-import type { Model } from "wink-nlp";
+import type { Model, WinkMethods } from "wink-nlp";
 
 export interface Token {
   /** As written. */
@@ -26,11 +25,14 @@ let loaded: { nlp: WinkMethods; its: WinkMethods["its"] } | null = null;
 
 /**
  * The model loads on first use (about 0.2 s and 30 MB), so commands and requests that never
- * capture never pay for it; `require` keeps it out of the import graph until then.
+ * capture never pay for it; `require` keeps the library and its model out of the import graph until then.
  */
 function tagger(): { nlp: WinkMethods; its: WinkMethods["its"] } {
   if (loaded === null) {
-    const model = (require("wink-eng-lite-web-model") as { default?: Model } & Model);
+    type WinkNLP = (model: Model) => WinkMethods;
+    const library = require("wink-nlp") as WinkNLP & { default?: WinkNLP };
+    const winkNLP = library.default ?? library;
+    const model = require("wink-eng-lite-web-model") as { default?: Model } & Model;
     const nlp = winkNLP(model.default ?? model);
     loaded = { nlp, its: nlp.its };
   }

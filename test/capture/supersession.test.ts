@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { findWorkspace } from "../../src/auth/workspaces";
 import { exportFacts } from "../../src/memory/admin";
+import type { Db } from "../../src/db/types";
 import { call, makeKey, testApp } from "../helpers/app";
 import { describeEachDb } from "../helpers/databases";
 import { judgePair, loadPairs, scorePairs, type LabelledPair } from "./supersession/pairs";
@@ -52,6 +53,24 @@ function samplePairs(): LabelledPair[] {
   return [...spread(agreed("supersede")), ...spread(agreed("both"))];
 }
 
+interface TeachCounts {
+  created: number;
+  superseded: number;
+  skipped: number;
+}
+
+/** A fresh key and a function that teaches one fact with it over HTTP, returning the counts. */
+async function teacher(db: Db): Promise<{ key: Awaited<ReturnType<typeof makeKey>>; teach: (text: string) => Promise<TeachCounts> }> {
+  const app = testApp(db);
+  const key = await makeKey(db);
+  const teach = async (text: string): Promise<TeachCounts> => {
+    const res = await call(app, "POST", "/v1/memory/facts", { key: key.secret, body: { facts: [{ text }] } });
+    expect(res.status).toBe(202);
+    return res.json.data as TeachCounts;
+  };
+  return { key, teach };
+}
+
 interface WireFact {
   fact_id: string;
   fact_text: string;
@@ -96,13 +115,7 @@ describeEachDb("the pipeline agrees with the claim model", (get) => {
   }, 120_000);
 
   test("the plain single-valued shapes, and a fact naming the value it replaces, each replace through the pipeline", async () => {
-    const app = testApp(get().db);
-    const key = await makeKey(get().db);
-    const teach = async (text: string) => {
-      const res = await call(app, "POST", "/v1/memory/facts", { key: key.secret, body: { facts: [{ text }] } });
-      expect(res.status).toBe(202);
-      return res.json.data as { created: number; superseded: number; skipped: number };
-    };
+    const { key, teach } = await teacher(get().db);
     const pairs: [string, string][] = [
       ["Carlos's preferred language for meetings is English.", "Carlos's preferred language for meetings is German."],
       ["Hannah drives a Toyota Corolla.", "Hannah drives a Tesla Model 3."],
@@ -130,16 +143,10 @@ describeEachDb("the pipeline agrees with the claim model", (get) => {
   });
 
   test("names that differ by a final s are two people; roles at two organisations coexist; a plural subject is still its singular", async () => {
-    const app = testApp(get().db);
-    const key = await makeKey(get().db);
-    const teach = async (text: string) => {
-      const res = await call(app, "POST", "/v1/memory/facts", { key: key.secret, body: { facts: [{ text }] } });
-      expect(res.status).toBe(202);
-      return res.json.data as { created: number; superseded: number };
-    };
+    const { key, teach } = await teacher(get().db);
     expect(await teach("Adams lives in Leeds.")).toMatchObject({ created: 1, superseded: 0 });
     expect(await teach("Adam lives in York.")).toMatchObject({ created: 1, superseded: 0 });
-    const res = await call(app, "POST", "/v1/memory/search", { key: key.secret, body: { query: "where does Adams or Adam live", limit: 10 } });
+    const res = await call(testApp(get().db), "POST", "/v1/memory/search", { key: key.secret, body: { query: "where does Adams or Adam live", limit: 10 } });
     const texts = (res.json.data.facts as WireFact[]).map((f) => f.fact_text);
     expect(texts).toContain("Adams lives in Leeds.");
     expect(texts).toContain("Adam lives in York.");
