@@ -3,11 +3,13 @@ import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { analyzeFact } from "./analyze";
 import { claimKey, parseClaimKey } from "./claim-key";
+import { changedFact, changeSearchWords, isChangeStatement, type ChangeSide } from "./change";
 import { continuedClaim, relateFacts, restates } from "./relation";
 import { nextFactSeq } from "../memory/changes";
 import {
   insertFacts,
   liveClaims,
+  liveStatementsMentioning,
   lockWorkspaceFacts,
   markSuperseded,
   teamMemberNames,
@@ -94,6 +96,9 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     return parts ? [{ id: row.id, normalized: row.normalized, claim: { ...parts, value: row.claim_value, negated: row.claim_negated } }] : [];
   });
 
+  // Facts this call stored or replaced, for change statements later in the same call.
+  const batch: (ChangeSide & { id: string; endUserId: string | null })[] = [];
+  const replacedInBatch = new Set<string>();
   const rows: NewFactRow[] = [];
   const replaces: { newId: string; oldIds: string[] }[] = [];
   const factIds: string[] = [];
@@ -113,6 +118,8 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     const replaced = live.filter((_, i) => relations[i] === "supersede");
     const claim = found ? continuedClaim(found, replaced.map((old) => old.claim)) : null;
     const id = sortableId("fact");
+    const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: found };
+    const changed = replaced.length === 0 && isChangeStatement(item.text) ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch) : null;
     rows.push({
       id,
       text: item.text,
@@ -135,6 +142,13 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       if (replaced.length > 0) replaces.push({ newId: id, oldIds: replaced.map((old) => old.id) });
       live = [...live.filter((_, i) => relations[i] !== "supersede"), { id, normalized: analysis.normalized, claim }];
     }
+    if (changed !== null) {
+      replaces.push({ newId: id, oldIds: [changed] });
+      replacedInBatch.add(changed);
+      live = live.filter((old) => old.id !== changed);
+    }
+    for (const old of replaced) replacedInBatch.add(old.id);
+    batch.push({ ...side, id, endUserId });
     factIds.push(id);
   }
 
@@ -155,4 +169,31 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     skipped: skipped + (rows.length - inserted.size),
     factIds: factIds.filter((id) => inserted.has(id)),
   };
+}
+
+/** How many recent candidates a change statement is compared with. */
+const CHANGE_CANDIDATES = 50;
+
+/**
+ * The live fact a change statement replaces, if any (see capture/change.ts): among the scope's
+ * recent facts that share a word with it and those stored earlier in this call.
+ */
+async function changedStatement(
+  tx: Queryable,
+  workspaceId: string,
+  endUserId: string | null,
+  newer: ChangeSide,
+  batch: readonly (ChangeSide & { id: string; endUserId: string | null })[],
+  replacedInBatch: ReadonlySet<string>,
+): Promise<string | null> {
+  const stored = await liveStatementsMentioning(tx, workspaceId, endUserId, changeSearchWords(newer.text), CHANGE_CANDIDATES);
+  const candidates: (ChangeSide & { id: string })[] = [
+    ...batch.filter((b) => b.endUserId === endUserId).reverse(),
+    ...stored.map((row) => {
+      const parts = row.claim_key === null ? null : parseClaimKey(row.claim_key);
+      const claim = parts && row.claim_value !== null ? { ...parts, value: row.claim_value, negated: row.claim_negated } : null;
+      return { id: row.id, text: row.text, subject: row.subject, subjectType: row.subject_type, claim };
+    }),
+  ].filter((c) => !replacedInBatch.has(c.id));
+  return changedFact(newer, candidates)?.id ?? null;
 }

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from "../db/types";
 import { nextFactSeq } from "../memory/changes";
 import { analyzeFact } from "./analyze";
+import { changedFact, type ChangeSide } from "./change";
 import { claimKey } from "./claim-key";
 import { relateFacts } from "./relation";
 import { lockWorkspaceFacts, teamMemberNames } from "./store";
@@ -30,7 +31,8 @@ interface StoredFact {
 
 /**
  * Re-evaluates a workspace's facts under the current claim rules: every fact gets its claim
- * again, and a superseded fact whose replacement would not replace it now is made live again, in
+ * again, and a superseded fact whose replacement would not replace it now (by its claim or as a
+ * change statement) is made live again, in
  * one transaction under the capture lock, stamped with one change sequence so every instance's
  * index picks the restored facts up. It restores and never supersedes more: a contradiction the
  * old rules missed stays live until a new fact replaces it. Holds the workspace's facts in memory
@@ -41,13 +43,18 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
   return db.transaction(async (tx) => {
     await lockWorkspaceFacts(tx, workspaceId);
     const facts = await loadFacts(tx, workspaceId);
-    const claims = new Map(
+    const sides = new Map(
       facts.map((f) => {
         const endUser = f.end_user_id === null ? undefined : { id: f.end_user_id, ...(f.end_user_name ? { name: f.end_user_name } : {}) };
-        const claim = analyzeFact({ text: f.text, teamMembers: team, ...(endUser ? { endUser } : {}) }).claim;
-        return [f.id, claim ? { ...claim, key: claimKey(claim) } : null] as const;
+        const analysis = analyzeFact({ text: f.text, teamMembers: team, ...(endUser ? { endUser } : {}) });
+        const side: ChangeSide = { text: f.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: analysis.claim };
+        return [f.id, side] as const;
       }),
     );
+    const claims = new Map(facts.map((f) => {
+      const claim = sides.get(f.id)?.claim ?? null;
+      return [f.id, claim ? { ...claim, key: claimKey(claim) } : null] as const;
+    }));
     const byId = new Map(facts.map((f) => [f.id, f]));
     const rekeyed = facts.filter((f) => {
       const claim = claims.get(f.id);
@@ -64,6 +71,9 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
       const older = claims.get(f.id);
       const newer = byId.has(f.superseded_by) ? claims.get(f.superseded_by) : null;
       if (older && newer && relateFacts(newer, older) === "supersede") continue;
+      const olderSide = sides.get(f.id);
+      const newerSide = sides.get(f.superseded_by);
+      if (olderSide && newerSide && changedFact(newerSide, [olderSide]) !== null) continue;
       const duplicate = `${f.end_user_id ?? ""}\n${f.normalized}`;
       if (live.has(duplicate)) {
         keptAsDuplicates += 1;

@@ -99,3 +99,40 @@ export async function markSuperseded(db: Queryable, seq: number, pairs: readonly
       FROM unnest(${pairs.map((p) => p.oldId)}::text[], ${pairs.map((p) => p.newId)}::text[]) AS p(old_id, new_id)
      WHERE f.id = p.old_id AND f.superseded_by IS NULL`;
 }
+
+/** A live fact a change statement may replace, with what capture stored about it. */
+export interface LiveStatement {
+  id: string;
+  text: string;
+  subject: string;
+  subject_type: SubjectType;
+  claim_key: string | null;
+  claim_value: string | null;
+  claim_negated: boolean;
+}
+
+/**
+ * The most recent live, short facts of one end user's scope (or the workspace's own, for null)
+ * that contain one of these words: the candidates a change statement may replace.
+ *
+ * Trade-off: the words are matched as substrings, which no index serves, so this walks the
+ * scope's live facts newest first (the live-recent index) until it has enough. It runs only for
+ * the few facts that state a change, and the limit bounds what it returns, not what it reads.
+ */
+export async function liveStatementsMentioning(
+  db: Queryable,
+  workspaceId: string,
+  endUserId: string | null,
+  words: readonly string[],
+  limit: number,
+): Promise<LiveStatement[]> {
+  if (words.length === 0) return [];
+  return db.sql<LiveStatement>`
+    SELECT id, text, subject, subject_type, claim_key, claim_value, claim_negated FROM facts
+     WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
+       AND end_user_id IS NOT DISTINCT FROM ${endUserId}
+       AND length(text) <= 240
+       AND EXISTS (SELECT 1 FROM unnest(${[...words]}::text[]) AS w(word) WHERE strpos(normalized, w.word) > 0)
+     ORDER BY recorded_at DESC, id DESC
+     LIMIT ${limit}`;
+}

@@ -54,4 +54,18 @@ describeEachDb("facts reclaim", (get) => {
     // Running it again changes nothing.
     expect(await reclaimFacts(db, ws.id)).toEqual({ facts: 7, rekeyed: 0, restored: 0, keptAsDuplicates: 1 });
   });
+
+  test("keeps a supersession made by a change statement", async () => {
+    const db = get().db;
+    const ws = await createWorkspace(db, uniqueSlug(), 0);
+    const taught = await captureFacts(db, ws.id, [
+      { text: "Phoenix is in the design phase.", origin: "user_stated" },
+      { text: "Phoenix has moved into development.", origin: "user_stated" },
+    ]);
+    const [design, development] = taught.factIds as [string, string];
+    expect(taught.superseded).toBe(1);
+    expect(await reclaimFacts(db, ws.id)).toMatchObject({ restored: 0 });
+    const [row] = await db.sql<{ superseded_by: string | null }>`SELECT superseded_by FROM facts WHERE id = ${design}`;
+    expect(row?.superseded_by).toBe(development);
+  });
 });

@@ -160,3 +160,43 @@ export const STATUSES: ReadonlySet<string> = phrases(`
   in onboarding | onboarding | in private preview | in public preview | general availability |
   unpaused | resumed | healthy | unhealthy | degraded
 `);
+
+/**
+ * Verbs that report a change of state ("Phoenix has moved into development"), by lemma. Directed
+ * ones name the new value after "to" or "into" ("was bumped to L5"), so a fact built on one needs
+ * no word in common with the fact it changes.
+ */
+export const CHANGE_VERBS: Readonly<Record<string, { directed: boolean }>> = Object.fromEntries([
+  ...[...words("move relocate migrate shift switch transfer bump promote upgrade downgrade rename revise raise lower push change")].map((w) => [w, { directed: true }]),
+  ...[...words("replace reassign lift cancel quit rotate ramp reverse hand step graduate drop trade")].map((w) => [w, { directed: false }]),
+]);
+
+/**
+ * Words that mark a statement as the current state rather than one more fact, each with the word
+ * that must come before it, if any: "now", "instead", "no longer", "going forward".
+ */
+export const CHANGE_MARKERS: Readonly<Record<string, { after?: string }>> = {
+  now: {},
+  instead: {},
+  anymore: {},
+  longer: { after: "no" },
+  forward: { after: "going" },
+};
+
+/** Units of time: "for three years now" says how long, not that something changed. */
+export const TIME_UNITS: ReadonlySet<string> = words("second minute hour day week month year decade while ages");
+
+/** Words that make a change hypothetical, hearsay or a question: nothing has changed yet. */
+export const HEDGE_WORDS: ReadonlySet<string> = words(`
+  could may might would should consider ask plan think hope if whether maybe perhaps rumor rumour
+  reportedly apparently
+`);
+
+/** Words that add to what is known rather than replace it: "Yuki also speaks French". */
+export const ADDITIVE_WORDS: ReadonlySet<string> = words("also too another additionally second");
+
+/** Words that are never the topic two facts share: generic verbs and the change markers' own words. */
+export const NOT_TOPICS: ReadonlySet<string> = words(`
+  be have do get make say want go new just still going these days since more lot thing way time
+  good great much well really sure look forward see life stuff people world feel
+`);

@@ -1,11 +1,13 @@
 /**
  * The labelled supersession pairs (dev.jsonl, holdout.jsonl, blind.jsonl) and how the capture rules judge one:
  * the newer fact supersedes the older when both make a claim and `relateFacts` says so (the same
- * key, or a newer fact that names the older one's value as the one it replaces). Used by the pipeline's tests and by bench/supersession.ts.
+ * key, or a newer fact that names the older one's value as the one it replaces), or when it is a
+ * change statement that replaces it (capture/change.ts). Used by the pipeline's tests and by bench/supersession.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeFact, normalizeForDuplicates } from "../../../src/capture/analyze";
+import { changedFact, type ChangeSide } from "../../../src/capture/change";
 import { relateFacts, restates, type ClaimRelation } from "../../../src/capture/relation";
 
 export interface LabelledPair {
@@ -30,12 +32,17 @@ export function loadPairs(set: PairSet): LabelledPair[] {
 /** What the pipeline would do with the newer fact, given the older one is live. */
 export function judgePair(pair: LabelledPair): ClaimRelation {
   const input = (text: string) => ({ text, teamMembers: [], ...(pair.end_user ? { endUser: pair.end_user } : {}) });
-  const older = analyzeFact(input(pair.older)).claim;
-  const newer = analyzeFact(input(pair.newer)).claim;
-  if (older === null || newer === null) return "coexist";
-  const relation = relateFacts(newer, older);
+  const side = (text: string): ChangeSide => {
+    const a = analyzeFact(input(text));
+    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.claim };
+  };
+  const older = side(pair.older);
+  const newer = side(pair.newer);
+  const relation = older.claim && newer.claim ? relateFacts(newer.claim, older.claim) : "coexist";
   // As capture does: a same-valued claim is skipped only when it adds no word.
-  return relation === "duplicate" && !restates(normalizeForDuplicates(pair.newer), normalizeForDuplicates(pair.older)) ? "coexist" : relation;
+  if (relation === "duplicate") return restates(normalizeForDuplicates(pair.newer), normalizeForDuplicates(pair.older)) ? "duplicate" : "coexist";
+  // Where the claims find no replacement, a change statement may still replace the older fact.
+  return relation === "supersede" || changedFact(newer, [older]) !== null ? "supersede" : "coexist";
 }
 
 export interface Score {

@@ -1,0 +1,268 @@
+/**
+ * Change statements: a fact that says something changed ("Phoenix has moved into development",
+ * "Mobile releases go out Thursdays now", "Offsite is in Barcelona instead of Lisbon") replaces
+ * the live fact about the same subject that it changes, even where no claim rule reads the two
+ * sentences as one attribute. The claim model decides first; this runs only where it found no
+ * replacement, and never across subjects, end users or a claim the rules keep apart.
+ *
+ * Trade-off: the test is lexical (a change word, a shared subject, a shared topic word), so it
+ * is kept to short single statements: a chat turn that says "now" is not a change of state.
+ */
+import { tokenize, type Token } from "./tokens";
+import { ADDITIVE_WORDS, CHANGE_MARKERS, CHANGE_VERBS, FUNCTION_WORDS, HEDGE_WORDS, NOT_TOPICS, TIME_UNITS } from "./rules/lexicon";
+import type { SubjectType } from "../schema/memory";
+import type { Claim } from "./types";
+
+/** What a change statement is compared on: the fact as written and what capture made of it. */
+export interface ChangeSide {
+  text: string;
+  subject: string;
+  subjectType: SubjectType;
+  claim: Claim | null;
+}
+
+const FIRST_PERSON: ReadonlySet<string> = new Set(["i", "my", "me", "mine", "myself"]);
+
+/** Longer facts are narratives or chat turns, not statements of one state. */
+const MAX_TOKENS = 24;
+const MAX_CHARS = 240;
+
+// "move" without its "e" also begins "moving".
+const CHANGE_STEMS: readonly string[] = Object.keys(CHANGE_VERBS).map((lemma) => lemma.replace(/e$/u, ""));
+
+/** A cheap test before tagging: a word that is a change marker or begins with a change verb ("moved"). */
+function mentionsChangeWord(text: string): boolean {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}']+/u)
+    .some((w) => CHANGE_MARKERS[w] !== undefined || CHANGE_STEMS.some((stem) => w.startsWith(stem)));
+}
+
+const TOPIC_POS: ReadonlySet<string> = new Set(["NOUN", "VERB", "ADJ", "PROPN", "NUM"]);
+/** Names and numbers are nouns when two facts' topics are compared. */
+const TOPIC_POS_CLASS: Readonly<Record<string, string>> = { PROPN: "NOUN", NUM: "NOUN" };
+
+/**
+ * The sentence's tokens when it is one short declarative statement, else null: a request ("now
+ * explain it", "please change ..."), a question or a narrative states no state to replace.
+ */
+function statementTokens(text: string): readonly Token[] | null {
+  if (text.length > MAX_CHARS) return null;
+  const tokens = tokenize(text.trim());
+  if (tokens.length > MAX_TOKENS) return null;
+  // One statement: no sentence end before the last token.
+  if (tokens.slice(0, -1).some((t) => t.text === "." || t.text === "!" || t.text === "?")) return null;
+  if (tokens.some((t) => t.text === "?" || t.lower === "please")) return null;
+  // After speakers' names ("user: alicia: ...") and an opening "now", the first word opens the statement.
+  let at = 0;
+  while (tokens[at + 1]?.text === ":") at += 2;
+  if (tokens[at]?.lower === "now") at += tokens[at + 1]?.text === "," ? 2 : 1;
+  const opening = tokens[at];
+  // A verb first is a request ("now explain it"), an auxiliary first a question ("can we ...").
+  if (opening === undefined || opening.pos === "VERB" || opening.pos === "AUX" || QUESTION_WORDS.has(opening.lower)) return null;
+  return tokens;
+}
+
+const QUESTION_WORDS: ReadonlySet<string> = new Set(["what", "who", "how", "why", "when", "where", "which", "whose"]);
+
+/** Words that make the older fact a wish, a plan or an ability rather than a state a change can end. */
+const NOT_A_STATE: ReadonlySet<string> = new Set(["can", "ca", "could", "will", "wo", "'ll", "would", "wait", "want", "try"]);
+
+/** Whether a fact says that something changed, and does not hedge, ask or merely add. */
+export function isChangeStatement(text: string): boolean {
+  // Most facts hold no change word: they are never tagged here.
+  if (text.length > MAX_CHARS || !mentionsChangeWord(text)) return false;
+  const tokens = statementTokens(text);
+  if (tokens === null) return false;
+  if (tokens.some((t) => ADDITIVE_WORDS.has(t.lower) || HEDGE_WORDS.has(t.lemma) || t.text === "?")) return false;
+  return tokens.some((t, i) => isMarker(tokens, i) || reportsChange(tokens, i));
+}
+
+/**
+ * A change verb in a form that reports a change ("moved", "shifts", "has quit"), not a request or
+ * a plan ("promote it", "to switch").
+ */
+function reportsChange(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  if (t.pos !== "VERB" || CHANGE_VERBS[t.lemma] === undefined) return false;
+  const before = tokens[i - 1];
+  return t.lower !== t.lemma || (before?.pos === "AUX" && (before.lemma === "have" || before.lemma === "be"));
+}
+
+/** Whether the token at `i` is a change marker in its place ("going forward", not "looking forward"). */
+function isMarker(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  const marker = CHANGE_MARKERS[t.lower];
+  if (marker === undefined) return false;
+  const before = tokens[i - 1];
+  if (marker.after !== undefined) return before?.lower === marker.after;
+  // "for three years now": how long, not what changed.
+  return !(t.lower === "now" && before !== undefined && TIME_UNITS.has(singular(before.lemma)));
+}
+
+/** A rule by which a change statement replaces an older fact about the same subject. */
+interface ChangeRule {
+  name: string;
+  /** Whether the rule needs the two facts to be about one subject (the "instead of" rule names the old value itself). */
+  sameSubject: boolean;
+  replaces: (newer: Compared, older: Compared) => boolean;
+}
+
+interface Compared {
+  tokens: readonly Token[];
+  /** Content lemmas, singular, each with its part of speech ("NOUN:meeting"), without the subject's words or change words. */
+  topic: ReadonlySet<string>;
+  words: ReadonlySet<string>;
+  /** Whether the fact speaks in the first person singular ("I", "my"). */
+  firstPerson: boolean;
+  /** The names in the fact's subject ("wayne", "freight"): lower-cased proper nouns. */
+  names: readonly string[];
+}
+
+/** Tried in order; the first that holds names the decision (`explainChange`). */
+const CHANGE_RULES: readonly ChangeRule[] = [
+  {
+    // "The offsite is now going to be in Barcelona instead of Lisbon", "ping him on Slack, not email":
+    // every word the fact sets aside is in the older fact.
+    name: "change:instead_of",
+    sameSubject: false,
+    replaces: (newer, older) => {
+      const at = newer.tokens.findIndex((t, i) => (t.lower === "instead" && newer.tokens[i + 1]?.lower === "of") || (t.lower === "not" && newer.tokens[i - 1]?.text === ","));
+      if (at < 0) return false;
+      const setAside = newer.tokens.slice(at + 1).filter((t) => t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "NUM");
+      return setAside.length > 0 && setAside.every((t) => older.words.has(t.lower));
+    },
+  },
+  {
+    // "Signe was bumped to L5" after "Signe's seniority level is L4": a directed change verb names
+    // the new value; the older fact must be a short statement of one state.
+    name: "change:directed",
+    sameSubject: true,
+    replaces: (newer, older) => {
+      const at = newer.tokens.findIndex((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma]?.directed === true);
+      if (at < 0 || older.tokens.length > 12 || older.tokens.some((t) => NOT_A_STATE.has(t.lower))) return false;
+      return newer.tokens.slice(at + 1).some((t) => t.lower === "to" || t.lower === "into");
+    },
+  },
+  {
+    // "Erik prefers afternoon meetings now" after "Erik's preferred meeting time is mornings".
+    name: "change:same_topic",
+    sameSubject: true,
+    replaces: (newer, older) => [...older.topic].some((w) => newer.topic.has(w) && !w.startsWith("VERB:")),
+  },
+  {
+    // "The hiring freeze was lifted" after "Leadership decided to freeze hiring through Q3": the
+    // subject of a team's decisions shifts ("we", "leadership", "the team"), so two shared topic
+    // words stand in for it. A name either fact is about must be in the other: two people, or two
+    // companies, can share a topic. Not in the first person: that subject does not shift.
+    name: "change:shared_topic",
+    sameSubject: false,
+    replaces: (newer, older) =>
+      !newer.firstPerson &&
+      !older.firstPerson &&
+      newer.names.every((w) => older.words.has(w)) && older.names.every((w) => newer.words.has(w)) && [...older.topic].filter((w) => newer.topic.has(w)).length >= 2,
+  },
+];
+
+/**
+ * The rule by which `newer`, a change statement, replaces `older`, or null when it does not. Both
+ * are facts of one scope (workspace and end user); the caller checks `isChangeStatement(newer)`.
+ */
+export function explainChange(newer: ChangeSide, older: ChangeSide): string | null {
+  const newTokens = statementTokens(newer.text);
+  const oldTokens = statementTokens(older.text);
+  if (newTokens === null || oldTokens === null) return null;
+  // A feeling is not a state a later fact replaces.
+  if (oldTokens.some((t) => t.lemma === "feel")) return null;
+  // The claim rules read both as one attribute and kept them apart (another object, a refinement).
+  if (newer.claim && older.claim && newer.claim.subject === older.claim.subject && newer.claim.attribute === older.claim.attribute) return null;
+  const newSubject = subjectWords(newer);
+  const oldSubject = subjectWords(older);
+  const oldVerbs = new Set(oldTokens.filter((t) => t.pos === "VERB").map((t) => t.lemma));
+  // "raised a $60M Series B" after "raised a $20M Series A": another event of the same kind.
+  if (newTokens.some((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma] !== undefined && oldVerbs.has(t.lemma))) return null;
+  const oldWords = new Set(oldTokens.map((t) => t.lower));
+  // "no longer a partner of Oracle" does not deny a partnership with AWS.
+  const denies = newTokens.some((t) => t.lower === "longer" || t.lower === "anymore" || t.lower === "not" || t.lower === "n't");
+  if (denies && newTokens.some((t) => t.pos === "PROPN" && !newSubject.has(t.lower) && !oldWords.has(t.lower))) return null;
+
+  const compared = (side: ChangeSide, tokens: readonly Token[], words: ReadonlySet<string>): Compared => ({
+    tokens,
+    topic: topicOf(tokens, newSubject),
+    words,
+    firstPerson: tokens.some((t) => FIRST_PERSON.has(t.lower)),
+    names: namesOf(side, tokens),
+  });
+  const n = compared(newer, newTokens, new Set(newTokens.map((t) => t.lower)));
+  const o = compared(older, oldTokens, oldWords);
+  const same = newer.subjectType === older.subjectType && sameSubject(newSubject, oldSubject);
+  return CHANGE_RULES.find((rule) => (same || !rule.sameSubject) && rule.replaces(n, o))?.name ?? null;
+}
+
+/**
+ * The fact a change statement replaces among `candidates` (newest first): the one the
+ * first-listed rule picks, the newest of those. One at most: a change statement names one state.
+ */
+export function changedFact<T extends ChangeSide>(newer: ChangeSide, candidates: readonly T[]): T | null {
+  if (!isChangeStatement(newer.text)) return null;
+  let best: { fact: T; rank: number } | null = null;
+  for (const fact of candidates) {
+    const rule = explainChange(newer, fact);
+    const rank = rule === null ? -1 : CHANGE_RULES.findIndex((r) => r.name === rule);
+    if (rank >= 0 && (best === null || rank < best.rank)) best = { fact, rank };
+  }
+  return best?.fact ?? null;
+}
+
+const singular = (word: string): string => word.replace(/s$/u, "");
+
+/** The subject's words, from the claim when there is one ("mobile release") else from the fact's subject. */
+function subjectWords(side: ChangeSide): Set<string> {
+  const subject = side.claim?.subject ?? side.subject;
+  return new Set(
+    subject
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}:_-]+/u)
+      .filter((w) => w !== "" && w !== "project" && w !== "the")
+      .map(singular),
+  );
+}
+
+/** One subject named more or less fully: "Phoenix" and "Project Phoenix", "staging" and "staging server". */
+function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const shared = [...a].filter((w) => b.has(w)).length;
+  return shared > 0 && (shared === a.size || shared === b.size);
+}
+
+function namesOf(side: ChangeSide, tokens: readonly Token[]): string[] {
+  const subject = new Set(side.subject.toLowerCase().split(/\s+/u));
+  return tokens.filter((t) => t.pos === "PROPN" && subject.has(t.lower)).map((t) => t.lower);
+}
+
+function topicOf(tokens: readonly Token[], subject: ReadonlySet<string>): Set<string> {
+  const topic = new Set<string>();
+  for (const t of tokens) {
+    if (!TOPIC_POS.has(t.pos) || FUNCTION_WORDS.has(t.lemma) || NOT_TOPICS.has(t.lemma) || CHANGE_MARKERS[t.lower] !== undefined) continue;
+    if (CHANGE_VERBS[t.lemma] !== undefined) continue;
+    const word = singular(t.lemma);
+    // Tagged with its part of speech: "the right influencers" and "voting rights" share no topic.
+    if (!subject.has(word)) topic.add(`${TOPIC_POS_CLASS[t.pos] ?? t.pos}:${word}`);
+  }
+  return topic;
+}
+
+/**
+ * The words a fact replaced by `text` must contain one of (lower-cased, as stored in
+ * `normalized`): the statement's subject and topic words, which every change rule needs one of.
+ */
+export function changeSearchWords(text: string): string[] {
+  const tokens = statementTokens(text) ?? [];
+  const words = new Set<string>();
+  for (const t of tokens) {
+    if (!TOPIC_POS.has(t.pos) || FUNCTION_WORDS.has(t.lower) || CHANGE_VERBS[t.lemma] !== undefined || CHANGE_MARKERS[t.lower] !== undefined) continue;
+    if (t.lower.length < 3) continue;
+    words.add(singular(t.lower));
+    words.add(singular(t.lemma));
+  }
+  return [...words];
+}

@@ -1,0 +1,65 @@
+import { expect, test } from "bun:test";
+import { analyzeFact } from "../../src/capture/analyze";
+import { changedFact, changeSearchWords, explainChange, isChangeStatement, type ChangeSide } from "../../src/capture/change";
+
+const side = (text: string): ChangeSide => {
+  const a = analyzeFact({ text, teamMembers: [] });
+  return { text, subject: a.subject, subjectType: a.subjectType, claim: a.claim };
+};
+const explain = (older: string, newer: string): string | null => (isChangeStatement(newer) ? explainChange(side(newer), side(older)) : null);
+
+test("a change statement names a change and does not hedge, ask or add", () => {
+  expect(isChangeStatement("Phoenix has moved into development.")).toBe(true);
+  expect(isChangeStatement("Mobile releases go out Thursdays now.")).toBe(true);
+  expect(isChangeStatement("Kestrel is no longer a churn risk.")).toBe(true);
+  expect(isChangeStatement("Phoenix is in the design phase.")).toBe(false);
+  expect(isChangeStatement("Rohan may rotate to the Platform squad in Q2.")).toBe(false);
+  expect(isChangeStatement("Is Priya's manager Alex now?")).toBe(false);
+  expect(isChangeStatement("Rumor has it Elena will become VP of Sales.")).toBe(false);
+  expect(isChangeStatement("Yuki now also speaks French.")).toBe(false);
+  // A chat turn or a narrative is not one statement of state.
+  expect(isChangeStatement("We moved last year. Now the kids love the new school and the garden.")).toBe(false);
+  expect(isChangeStatement(`Now ${"we talked about the trip and the food and the weather ".repeat(3)}`)).toBe(false);
+});
+
+test.each([
+  ["Phoenix is in the design phase.", "Phoenix has moved into development.", "change:directed"],
+  ["Signe's seniority level is L4.", "Signe was bumped to L5.", "change:directed"],
+  ["Erik's preferred meeting time is mornings.", "Erik prefers afternoon meetings now.", "change:same_topic"],
+  ["Fatima's usual coffee order is an oat latte.", "Fatima has quit coffee and only drinks matcha these days.", "change:same_topic"],
+  ["We decided to hold the offsite in Lisbon.", "The offsite is now going to be in Barcelona instead of Lisbon.", "change:instead_of"],
+  ["The checkout experiment targets 10% of traffic.", "We ramped the checkout experiment to 50% of traffic.", "change:shared_topic"],
+  ["Pied Piper's billing contact is Jared.", "Billing questions at Pied Piper now go to Monica.", "change:shared_topic"],
+])("%s -> %s replaces by %s", (older, newer, rule) => {
+  expect(explain(older, newer)).toBe(rule);
+});
+
+test.each([
+  // Two people, however alike their names or topics.
+  ["Mark is the team lead for billing.", "Marko is now the team lead for search."],
+  ["Aiden Ross moved to Chicago.", "Liam Ross, Aiden's brother, moved to Denver."],
+  // Another event of the same kind, not a change of state.
+  ["Stark Logistics raised a $20M Series A in 2021.", "Stark Logistics raised a $60M Series B in 2023."],
+  // A denial of something the older fact does not say.
+  ["Tyrell Systems is a partner of AWS.", "Tyrell Systems is no longer a partner of Oracle."],
+  // Another object of a relation the claim rules keep apart.
+  ["Acme uses Salesforce.", "Acme no longer uses Pipedrive."],
+  // Nothing in common but a change word.
+  ["Naomi used to work at Deloitte.", "Naomi now runs her own consultancy."],
+  ["Theo is vegetarian.", "Theo switched gyms in May."],
+])("%s -> %s: both stay", (older, newer) => {
+  expect(explain(older, newer)).toBeNull();
+});
+
+test("changedFact picks one fact: the first rule's, the newest of those", () => {
+  const newer = side("Phoenix has moved into development.");
+  const candidates = [side("Phoenix is in the design phase."), side("Phoenix is in discovery."), side("Atlas is in the design phase.")];
+  expect(changedFact(newer, candidates)?.text).toBe("Phoenix is in the design phase.");
+  expect(changedFact(side("Phoenix is in development."), candidates)).toBeNull();
+});
+
+test("the search words hold the subject and topic, not the change words", () => {
+  const words = changeSearchWords("Erik prefers afternoon meetings now.");
+  expect(words).toEqual(expect.arrayContaining(["erik", "afternoon", "meeting"]));
+  expect(words).not.toContain("now");
+});
