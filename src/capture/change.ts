@@ -9,7 +9,7 @@
  * is kept to short single statements: a chat turn that says "now" is not a change of state.
  */
 import { tokenize, type Token } from "./tokens";
-import { ADDITIVE_WORDS, CHANGE_MARKERS, CHANGE_VERBS, FUNCTION_WORDS, HEDGE_WORDS, NOT_TOPICS, TIME_UNITS } from "./rules/lexicon";
+import { ADDITIVE_WORDS, CHANGE_MARKERS, CHANGE_VERBS, DAYS, FUNCTION_WORDS, HEDGE_WORDS, NOT_TOPICS, TIME_UNITS, VALUE_SHAPES } from "./rules/lexicon";
 import type { SubjectType } from "../schema/memory";
 import type { Claim } from "./types";
 
@@ -50,8 +50,8 @@ function statementTokens(text: string): readonly Token[] | null {
   if (text.length > MAX_CHARS) return null;
   const tokens = tokenize(text.trim());
   if (tokens.length > MAX_TOKENS) return null;
-  // One statement: no sentence end before the last token.
-  if (tokens.slice(0, -1).some((t) => t.text === "." || t.text === "!" || t.text === "?")) return null;
+  // One statement: no sentence end before the last token ("stg.acme.net" has no space after its dots).
+  if (tokens.slice(0, -1).some((t, i) => (t.text === "." || t.text === "!" || t.text === "?") && tokens[i + 1]?.spaced !== false)) return null;
   if (tokens.some((t) => t.text === "?" || t.lower === "please")) return null;
   // After speakers' names ("user: alicia: ...") and an opening "now", the first word opens the statement.
   let at = 0;
@@ -74,7 +74,7 @@ export function isChangeStatement(text: string): boolean {
   if (text.length > MAX_CHARS || !mentionsChangeWord(text)) return false;
   const tokens = statementTokens(text);
   if (tokens === null) return false;
-  if (tokens.some((t) => ADDITIVE_WORDS.has(t.lower) || HEDGE_WORDS.has(t.lemma) || t.text === "?")) return false;
+  if (tokens.some((t, i) => ADDITIVE_WORDS.has(t.lower) || hedges(tokens, i) || t.text === "?")) return false;
   return tokens.some((t, i) => isMarker(tokens, i) || reportsChange(tokens, i));
 }
 
@@ -86,7 +86,17 @@ function reportsChange(tokens: readonly Token[], i: number): boolean {
   const t = tokens[i]!;
   if (t.pos !== "VERB" || CHANGE_VERBS[t.lemma] === undefined) return false;
   const before = tokens[i - 1];
-  return t.lower !== t.lemma || (before?.pos === "AUX" && (before.lemma === "have" || before.lemma === "be"));
+  // Inflected, after "has"/"was", or after its subject ("Standups move to 10:15").
+  if (t.lower !== t.lemma || before?.pos === "NOUN" || before?.pos === "PROPN") return true;
+  return before?.pos === "AUX" && (before.lemma === "have" || before.lemma === "be");
+}
+
+function hedges(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  // "in May" is a month: a name, or a capitalised noun past the sentence's start.
+  if (t.pos === "PROPN" || (t.pos === "NOUN" && i > 0 && t.text !== t.lower)) return false;
+  const hedge = HEDGE_WORDS[t.lemma];
+  return hedge !== undefined && !(hedge.unlessBefore?.includes(tokens[i + 1]?.lower ?? "") ?? false);
 }
 
 /** Whether the token at `i` is a change marker in its place ("going forward", not "looking forward"). */
@@ -95,7 +105,7 @@ function isMarker(tokens: readonly Token[], i: number): boolean {
   const marker = CHANGE_MARKERS[t.lower];
   if (marker === undefined) return false;
   const before = tokens[i - 1];
-  if (marker.after !== undefined) return before?.lower === marker.after;
+  if (marker.after !== undefined) return marker.after.includes(before?.lower ?? "");
   // "for three years now": how long, not what changed.
   return !(t.lower === "now" && before !== undefined && TIME_UNITS.has(singular(before.lemma)));
 }
@@ -113,6 +123,8 @@ interface Compared {
   /** Content lemmas, singular, each with its part of speech ("NOUN:meeting"), without the subject's words or change words. */
   topic: ReadonlySet<string>;
   words: ReadonlySet<string>;
+  /** The value of each shape the fact holds (`VALUE_SHAPES`), lower-cased: "money" -> "$82,000". */
+  shapes: ReadonlyMap<string, string>;
   /** Whether the fact speaks in the first person singular ("I", "my"). */
   firstPerson: boolean;
   /** The names in the fact's subject ("wayne", "freight"): lower-cased proper nouns. */
@@ -149,6 +161,14 @@ const CHANGE_RULES: readonly ChangeRule[] = [
     name: "change:same_topic",
     sameSubject: true,
     replaces: (newer, older) => [...older.topic].some((w) => newer.topic.has(w) && !w.startsWith("VERB:")),
+  },
+  {
+    // "Kwame now earns $90,000" after "Kwame's base salary is $82,000", "Staging now lives at
+    // stg.acme-internal.net" after "The staging server is at staging-01.internal": the same subject
+    // holding another value of one shape.
+    name: "change:same_shape",
+    sameSubject: true,
+    replaces: (newer, older) => [...older.shapes].some(([shape, value]) => newer.shapes.has(shape) && newer.shapes.get(shape) !== value),
   },
   {
     // "The hiring freeze was lifted" after "Leadership decided to freeze hiring through Q3": the
@@ -190,6 +210,7 @@ export function explainChange(newer: ChangeSide, older: ChangeSide): string | nu
     tokens,
     topic: topicOf(tokens, newSubject),
     words,
+    shapes: shapesOf(tokens),
     firstPerson: tokens.some((t) => FIRST_PERSON.has(t.lower)),
     names: namesOf(side, tokens),
   });
@@ -232,6 +253,21 @@ function subjectWords(side: ChangeSide): Set<string> {
 function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   const shared = [...a].filter((w) => b.has(w)).length;
   return shared > 0 && (shared === a.size || shared === b.size);
+}
+
+/**
+ * The first value of each shape in the fact; a day of the week is a shape too. Read from the
+ * words as written, since the tokeniser splits "$82,000", "85%" and "stg.acme.net".
+ */
+function shapesOf(tokens: readonly Token[]): Map<string, string> {
+  const shapes = new Map<string, string>();
+  const written = tokens.map((t) => `${t.spaced ? " " : ""}${t.text}`).join("");
+  for (const raw of written.split(/\s+/u)) {
+    const word = raw.replace(/^[("']+|[.,;:!?)"']+$/gu, "").toLowerCase();
+    const shape = VALUE_SHAPES.find((s) => s.pattern.test(word))?.shape ?? (DAYS.has(word) ? "day" : undefined);
+    if (shape !== undefined && !shapes.has(shape)) shapes.set(shape, singular(word));
+  }
+  return shapes;
 }
 
 function namesOf(side: ChangeSide, tokens: readonly Token[]): string[] {

@@ -17,6 +17,15 @@ test("a change statement names a change and does not hedge, ask or add", () => {
   expect(isChangeStatement("Is Priya's manager Alex now?")).toBe(false);
   expect(isChangeStatement("Rumor has it Elena will become VP of Sales.")).toBe(false);
   expect(isChangeStatement("Yuki now also speaks French.")).toBe(false);
+  // "May" the month is no hedge; "would rather" states a preference.
+  expect(isChangeStatement("Blue Harbor relocated to 88 Dock Road in May.")).toBe(true);
+  expect(isChangeStatement("I'd rather have meetings after lunch now.")).toBe(true);
+  expect(isChangeStatement("I would take the train now if it ran.")).toBe(false);
+  // Requests and questions without a question mark.
+  expect(isChangeStatement("Now explain it in the style of a pirate.")).toBe(false);
+  expect(isChangeStatement("Now, can we move the call to Friday")).toBe(false);
+  // How long, not what changed.
+  expect(isChangeStatement("I have been knitting for three years now.")).toBe(false);
   // A chat turn or a narrative is not one statement of state.
   expect(isChangeStatement("We moved last year. Now the kids love the new school and the garden.")).toBe(false);
   expect(isChangeStatement(`Now ${"we talked about the trip and the food and the weather ".repeat(3)}`)).toBe(false);
@@ -30,6 +39,8 @@ test.each([
   ["We decided to hold the offsite in Lisbon.", "The offsite is now going to be in Barcelona instead of Lisbon.", "change:instead_of"],
   ["The checkout experiment targets 10% of traffic.", "We ramped the checkout experiment to 50% of traffic.", "change:shared_topic"],
   ["Pied Piper's billing contact is Jared.", "Billing questions at Pied Piper now go to Monica.", "change:shared_topic"],
+  ["Lena's base salary is $70,000.", "Lena got a raise and now earns $75,000.", "change:same_shape"],
+  ["The wiki is at wiki.acme.io.", "The wiki now lives at docs.example.com.", "change:same_shape"],
 ])("%s -> %s replaces by %s", (older, newer, rule) => {
   expect(explain(older, newer)).toBe(rule);
 });
@@ -47,6 +58,8 @@ test.each([
   // Nothing in common but a change word.
   ["Naomi used to work at Deloitte.", "Naomi now runs her own consultancy."],
   ["Theo is vegetarian.", "Theo switched gyms in May."],
+  // The same shape of value, said of someone else.
+  ["Mia's base salary is $70,000.", "Lena got a raise and now earns $75,000."],
 ])("%s -> %s: both stay", (older, newer) => {
   expect(explain(older, newer)).toBeNull();
 });

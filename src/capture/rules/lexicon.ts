@@ -175,22 +175,43 @@ export const CHANGE_VERBS: Readonly<Record<string, { directed: boolean }>> = Obj
  * Words that mark a statement as the current state rather than one more fact, each with the word
  * that must come before it, if any: "now", "instead", "no longer", "going forward".
  */
-export const CHANGE_MARKERS: Readonly<Record<string, { after?: string }>> = {
+export const CHANGE_MARKERS: Readonly<Record<string, { after?: readonly string[] }>> = {
   now: {},
   instead: {},
   anymore: {},
-  longer: { after: "no" },
-  forward: { after: "going" },
+  longer: { after: ["no"] },
+  forward: { after: ["going"] },
+  // "Dmitri is back in the Berlin office", "Oliver is back from leave".
+  back: { after: ["is", "'s", "are", "'re", "was"] },
 };
 
 /** Units of time: "for three years now" says how long, not that something changed. */
 export const TIME_UNITS: ReadonlySet<string> = words("second minute hour day week month year decade while ages");
 
-/** Words that make a change hypothetical, hearsay or a question: nothing has changed yet. */
-export const HEDGE_WORDS: ReadonlySet<string> = words(`
-  could may might would should consider ask plan think hope if whether maybe perhaps rumor rumour
-  reportedly apparently
-`);
+/**
+ * Words that make a change hypothetical, hearsay or a question: nothing has changed yet. Each with
+ * the words after it that make it a statement after all ("I'd rather ...").
+ */
+export const HEDGE_WORDS: Readonly<Record<string, { unlessBefore?: readonly string[] }>> = Object.fromEntries([
+  ...[...words("could may might should consider ask plan think hope if whether maybe perhaps rumor rumour reportedly apparently")].map((w) => [w, {}]),
+  ["would", { unlessBefore: ["rather"] }],
+]);
+
+/**
+ * Shapes of values that name one thing each: two facts about one subject that both hold a value of
+ * a shape, one of them saying that it changed, hold two values of one attribute. Tested on a
+ * token's text, in order; the first that fits names the shape.
+ */
+export const VALUE_SHAPES: readonly { shape: string; pattern: RegExp }[] = [
+  { shape: "email", pattern: /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/iu },
+  { shape: "host", pattern: /^(?:https?:\/\/)?[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:\/\S*)?$/iu },
+  { shape: "phone", pattern: /^\+?\d[\d -]{6,}\d$/u },
+  { shape: "money", pattern: /^(?:[$€£]\d[\d,.]*[kmb]?|\d[\d,.]*[kmb]?[$€£])$/iu },
+  { shape: "percent", pattern: /^\d+(?:\.\d+)?%$/u },
+  { shape: "time", pattern: /^(?:\d{1,2}:\d{2}(?:am|pm)?|\d{1,2}(?:am|pm))$/iu },
+  { shape: "channel", pattern: /^#[\p{L}\p{N}_-]+$/u },
+  { shape: "version", pattern: /^v\d+(?:\.\d+)*$/iu },
+];
 
 /** Words that add to what is known rather than replace it: "Yuki also speaks French". */
 export const ADDITIVE_WORDS: ReadonlySet<string> = words("also too another additionally second");
