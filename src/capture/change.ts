@@ -57,6 +57,9 @@ function statementTokens(text: string): readonly Token[] | null {
   let at = 0;
   while (tokens[at + 1]?.text === ":") at += 2;
   if (tokens[at]?.lower === "now") at += tokens[at + 1]?.text === "," ? 2 : 1;
+  // An opening phrase set off by a comma ("Going forward, ...", "After the move, ...").
+  const comma = tokens.findIndex((t, i) => i > at && i <= at + 5 && t.text === ",");
+  if (comma > 0 && (isMarker(tokens, comma - 1) || tokens[at]?.pos === "ADP")) at = comma + 1;
   const opening = tokens[at];
   // A verb first is a request ("now explain it"), an auxiliary first a question ("can we ...").
   if (opening === undefined || opening.pos === "VERB" || opening.pos === "AUX" || QUESTION_WORDS.has(opening.lower)) return null;
@@ -115,13 +118,15 @@ interface ChangeRule {
   name: string;
   /** Whether the rule needs the two facts to be about one subject (the "instead of" rule names the old value itself). */
   sameSubject: boolean;
-  replaces: (newer: Compared, older: Compared) => boolean;
+  replaces: (newer: Compared, older: Compared, sameSubject: boolean) => boolean;
 }
 
 interface Compared {
   tokens: readonly Token[];
   /** Content lemmas, singular, each with its part of speech ("NOUN:meeting"), without the subject's words or change words. */
   topic: ReadonlySet<string>;
+  /** The topic with the subject's words in: where the subject shifts, they are topic too. */
+  content: ReadonlySet<string>;
   words: ReadonlySet<string>;
   /** The value of each shape the fact holds (`VALUE_SHAPES`), lower-cased: "money" -> "$82,000". */
   shapes: ReadonlyMap<string, string>;
@@ -177,10 +182,13 @@ const CHANGE_RULES: readonly ChangeRule[] = [
     // companies, can share a topic. Not in the first person: that subject does not shift.
     name: "change:shared_topic",
     sameSubject: false,
-    replaces: (newer, older) =>
+    replaces: (newer, older, same) =>
       !newer.firstPerson &&
       !older.firstPerson &&
-      newer.names.every((w) => older.words.has(w)) && older.names.every((w) => newer.words.has(w)) && [...older.topic].filter((w) => newer.topic.has(w)).length >= 2,
+      newer.names.every((w) => older.words.has(w)) &&
+      older.names.every((w) => newer.words.has(w)) &&
+      // About one subject, its own words are no shared topic ("the inventory sync").
+      [...(same ? older.topic : older.content)].filter((w) => (same ? newer.topic : newer.content).has(w)).length >= 2,
   },
 ];
 
@@ -209,6 +217,7 @@ export function explainChange(newer: ChangeSide, older: ChangeSide): string | nu
   const compared = (side: ChangeSide, tokens: readonly Token[], words: ReadonlySet<string>): Compared => ({
     tokens,
     topic: topicOf(tokens, newSubject),
+    content: topicOf(tokens, new Set()),
     words,
     shapes: shapesOf(tokens),
     firstPerson: tokens.some((t) => FIRST_PERSON.has(t.lower)),
@@ -217,7 +226,7 @@ export function explainChange(newer: ChangeSide, older: ChangeSide): string | nu
   const n = compared(newer, newTokens, new Set(newTokens.map((t) => t.lower)));
   const o = compared(older, oldTokens, oldWords);
   const same = newer.subjectType === older.subjectType && sameSubject(newSubject, oldSubject);
-  return CHANGE_RULES.find((rule) => (same || !rule.sameSubject) && rule.replaces(n, o))?.name ?? null;
+  return CHANGE_RULES.find((rule) => (same || !rule.sameSubject) && rule.replaces(n, o, same))?.name ?? null;
 }
 
 /**

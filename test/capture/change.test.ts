@@ -39,6 +39,8 @@ test.each([
   ["We decided to hold the offsite in Lisbon.", "The offsite is now going to be in Barcelona instead of Lisbon.", "change:instead_of"],
   ["The checkout experiment targets 10% of traffic.", "We ramped the checkout experiment to 50% of traffic.", "change:shared_topic"],
   ["Pied Piper's billing contact is Jared.", "Billing questions at Pied Piper now go to Monica.", "change:shared_topic"],
+  ["The decision is to price the Starter tier at $19/month.", "Going forward, Starter tier pricing is $25/month.", "change:shared_topic"],
+  ["The billing revamp has 6 engineers.", "Two people rolled off, so the billing revamp is down to 4 engineers.", "change:shared_topic"],
   ["Lena's base salary is $70,000.", "Lena got a raise and now earns $75,000.", "change:same_shape"],
   ["The wiki is at wiki.acme.io.", "The wiki now lives at docs.example.com.", "change:same_shape"],
 ])("%s -> %s replaces by %s", (older, newer, rule) => {
@@ -58,6 +60,8 @@ test.each([
   // Nothing in common but a change word.
   ["Naomi used to work at Deloitte.", "Naomi now runs her own consultancy."],
   ["Theo is vegetarian.", "Theo switched gyms in May."],
+  // About one subject, its own words are no shared topic.
+  ["The inventory sync is written in C#.", "The inventory sync no longer relies on cron."],
   // The same shape of value, said of someone else.
   ["Mia's base salary is $70,000.", "Lena got a raise and now earns $75,000."],
 ])("%s -> %s: both stay", (older, newer) => {

@@ -183,6 +183,9 @@ export const CHANGE_MARKERS: Readonly<Record<string, { after?: readonly string[]
   forward: { after: ["going"] },
   // "Dmitri is back in the Berlin office", "Oliver is back from leave".
   back: { after: ["is", "'s", "are", "'re", "was"] },
+  // "The billing revamp is down to 4 engineers", "Acme is up to 80 seats".
+  down: { after: ["is", "'s", "are", "'re", "was"] },
+  up: { after: ["is", "'s", "are", "'re", "was"] },
 };
 
 /** Units of time: "for three years now" says how long, not that something changed. */
@@ -206,7 +209,7 @@ export const VALUE_SHAPES: readonly { shape: string; pattern: RegExp }[] = [
   { shape: "email", pattern: /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/iu },
   { shape: "host", pattern: /^(?:https?:\/\/)?[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:\/\S*)?$/iu },
   { shape: "phone", pattern: /^\+?\d[\d -]{6,}\d$/u },
-  { shape: "money", pattern: /^(?:[$€£]\d[\d,.]*[kmb]?|\d[\d,.]*[kmb]?[$€£])$/iu },
+  { shape: "money", pattern: /^(?:[$€£]\d[\d,.]*[kmb]?|\d[\d,.]*[kmb]?[$€£])(?:\/[a-z]+)?$/iu },
   { shape: "percent", pattern: /^\d+(?:\.\d+)?%$/u },
   { shape: "time", pattern: /^(?:\d{1,2}:\d{2}(?:am|pm)?|\d{1,2}(?:am|pm))$/iu },
   { shape: "channel", pattern: /^#[\p{L}\p{N}_-]+$/u },
