@@ -9,7 +9,19 @@
  * is kept to short single statements: a chat turn that says "now" is not a change of state.
  */
 import { tokenize, type Token } from "./tokens";
-import { ADDITIVE_WORDS, CHANGE_MARKERS, CHANGE_VERBS, DAYS, FUNCTION_WORDS, HEDGE_WORDS, NOT_TOPICS, TIME_UNITS, VALUE_SHAPES } from "./rules/lexicon";
+import {
+  ADDITIVE_WORDS,
+  CHANGE_MARKERS,
+  CHANGE_VERBS,
+  DAYS,
+  FUNCTION_WORDS,
+  HEDGE_WORDS,
+  NOT_TOPICS,
+  PERSON_NOUNS,
+  PLACE_PREPOSITIONS,
+  TIME_UNITS,
+  VALUE_SHAPES,
+} from "./rules/lexicon";
 import type { SubjectType } from "../schema/memory";
 import type { Claim } from "./types";
 
@@ -53,17 +65,27 @@ function statementTokens(text: string): readonly Token[] | null {
   // One statement: no sentence end before the last token ("stg.acme.net" has no space after its dots).
   if (tokens.slice(0, -1).some((t, i) => (t.text === "." || t.text === "!" || t.text === "?") && tokens[i + 1]?.spaced !== false)) return null;
   if (tokens.some((t) => t.text === "?" || t.lower === "please")) return null;
-  // After speakers' names ("user: alicia: ...") and an opening "now", the first word opens the statement.
-  let at = 0;
-  while (tokens[at + 1]?.text === ":") at += 2;
+  const opening = openingOf(tokens);
+  // A verb first is a request ("now explain it"), an auxiliary first a question ("can we ...").
+  if (opening === undefined || opening.pos === "VERB" || opening.pos === "AUX" || QUESTION_WORDS.has(opening.lower)) return null;
+  return tokens;
+}
+
+/** The word that opens the statement, after speakers' names ("user: alicia: ..."), an opening "now" and a phrase set off by a comma. */
+function openingOf(tokens: readonly Token[]): Token | undefined {
+  let at = speakersEnd(tokens);
   if (tokens[at]?.lower === "now") at += tokens[at + 1]?.text === "," ? 2 : 1;
   // An opening phrase set off by a comma ("Going forward, ...", "After the move, ...").
   const comma = tokens.findIndex((t, i) => i > at && i <= at + 5 && t.text === ",");
   if (comma > 0 && (isMarker(tokens, comma - 1) || tokens[at]?.pos === "ADP")) at = comma + 1;
-  const opening = tokens[at];
-  // A verb first is a request ("now explain it"), an auxiliary first a question ("can we ...").
-  if (opening === undefined || opening.pos === "VERB" || opening.pos === "AUX" || QUESTION_WORDS.has(opening.lower)) return null;
-  return tokens;
+  return tokens[at];
+}
+
+/** Where the speakers' names before a statement ("user: alicia: ...") end. */
+function speakersEnd(tokens: readonly Token[]): number {
+  let at = 0;
+  while (tokens[at + 1]?.text === ":") at += 2;
+  return at;
 }
 
 const QUESTION_WORDS: ReadonlySet<string> = new Set(["what", "who", "how", "why", "when", "where", "which", "whose"]);
@@ -156,8 +178,10 @@ const CHANGE_RULES: readonly ChangeRule[] = [
     name: "change:directed",
     sameSubject: true,
     replaces: (newer, older) => {
-      const at = newer.tokens.findIndex((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma]?.directed === true);
+      const at = newer.tokens.findIndex((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma]?.directed !== undefined);
       if (at < 0 || older.tokens.length > 12 || older.tokens.some((t) => NOT_A_STATE.has(t.lower))) return false;
+      // A mover replaces where something was: "Tom moved to Berlin" says nothing of "Tom is my manager".
+      if (CHANGE_VERBS[newer.tokens[at]!.lemma]?.directed === "place" && !older.tokens.some((t) => t.pos === "ADP" && PLACE_PREPOSITIONS.has(t.lower))) return false;
       return newer.tokens.slice(at + 1).some((t) => t.lower === "to" || t.lower === "into");
     },
   },
@@ -204,15 +228,16 @@ export function explainChange(newer: ChangeSide, older: ChangeSide): string | nu
   if (oldTokens.some((t) => t.lemma === "feel")) return null;
   // The claim rules read both as one attribute and kept them apart (another object, a refinement).
   if (newer.claim && older.claim && newer.claim.subject === older.claim.subject && newer.claim.attribute === older.claim.attribute) return null;
-  const newSubject = subjectWords(newer);
-  const oldSubject = subjectWords(older);
+  const newSubject = subjectWords(newer, newTokens);
+  const oldSubject = subjectWords(older, oldTokens);
   const oldVerbs = new Set(oldTokens.filter((t) => t.pos === "VERB").map((t) => t.lemma));
   // "raised a $60M Series B" after "raised a $20M Series A": another event of the same kind.
   if (newTokens.some((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma] !== undefined && oldVerbs.has(t.lemma))) return null;
   const oldWords = new Set(oldTokens.map((t) => t.lower));
   // "no longer a partner of Oracle" does not deny a partnership with AWS.
-  const denies = newTokens.some((t) => t.lower === "longer" || t.lower === "anymore" || t.lower === "not" || t.lower === "n't");
-  if (denies && newTokens.some((t) => t.pos === "PROPN" && !newSubject.has(t.lower) && !oldWords.has(t.lower))) return null;
+  // What follows the negation is what it denies ("on Slack, not email" denies email).
+  const denial = newTokens.findIndex((t) => t.lower === "longer" || t.lower === "anymore" || t.lower === "not" || t.lower === "n't");
+  if (denial >= 0 && newTokens.slice(denial).some((t) => t.pos === "PROPN" && !newSubject.has(t.lower) && !oldWords.has(t.lower))) return null;
 
   const compared = (side: ChangeSide, tokens: readonly Token[], words: ReadonlySet<string>): Compared => ({
     tokens,
@@ -247,7 +272,19 @@ export function changedFact<T extends ChangeSide>(newer: ChangeSide, candidates:
 const singular = (word: string): string => word.replace(/s$/u, "");
 
 /** The subject's words, from the claim when there is one ("mobile release") else from the fact's subject. */
-function subjectWords(side: ChangeSide): Set<string> {
+function subjectWords(side: ChangeSide, tokens: readonly Token[]): Set<string> {
+  // The speaker's people: "my sister lives in Leeds" is about the sister, "my sister's manager" too.
+  const at = tokens.indexOf(openingOf(tokens) ?? tokens[0]!);
+  const next = tokens[at + 1];
+  if (tokens[at]?.lower === "my" && next !== undefined && PERSON_NOUNS.has(singular(next.lemma))) return new Set([`my ${singular(next.lemma)}`]);
+  // "Tom is my manager" is about Tom.
+  if (side.subjectType === "end_user" && tokens[at]?.pos === "PROPN") {
+    const name = tokens.slice(at).findIndex((t) => t.pos !== "PROPN");
+    return new Set(tokens.slice(at, name < 0 ? undefined : at + name).map((t) => t.lower));
+  }
+  // Facts about an end user are compared within that end user's scope only, and "I prefer
+  // morning meetings" is the speaker's whatever the sentence's topic phrase: one subject.
+  if (side.subjectType === "end_user" || FIRST_PERSON.has(tokens[at]?.lower ?? "")) return new Set(["<speaker>"]);
   const subject = side.claim?.subject ?? side.subject;
   return new Set(
     subject
@@ -286,7 +323,8 @@ function namesOf(side: ChangeSide, tokens: readonly Token[]): string[] {
 
 function topicOf(tokens: readonly Token[], subject: ReadonlySet<string>): Set<string> {
   const topic = new Set<string>();
-  for (const t of tokens) {
+  // The speaker's name is who said it, not what it is about.
+  for (const t of tokens.slice(speakersEnd(tokens))) {
     if (!TOPIC_POS.has(t.pos) || FUNCTION_WORDS.has(t.lemma) || NOT_TOPICS.has(t.lemma) || CHANGE_MARKERS[t.lower] !== undefined) continue;
     if (CHANGE_VERBS[t.lemma] !== undefined) continue;
     const word = singular(t.lemma);

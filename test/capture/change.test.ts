@@ -60,12 +60,40 @@ test.each([
   // Nothing in common but a change word.
   ["Naomi used to work at Deloitte.", "Naomi now runs her own consultancy."],
   ["Theo is vegetarian.", "Theo switched gyms in May."],
+  // A mover replaces where something was, not who someone is.
+  ["Tom is Priya's manager.", "Tom moved to Berlin."],
   // About one subject, its own words are no shared topic.
   ["The inventory sync is written in C#.", "The inventory sync no longer relies on cron."],
   // The same shape of value, said of someone else.
   ["Mia's base salary is $70,000.", "Lena got a raise and now earns $75,000."],
 ])("%s -> %s: both stay", (older, newer) => {
   expect(explain(older, newer)).toBeNull();
+});
+
+test.each([
+  ["My sister lives in Leeds.", "I moved to York."],
+  ["My brother works at Google.", "I switched to Meta in May."],
+  ["My son's school is Oakwood.", "I now work at Oakwood."],
+  ["My manager is Tom.", "My sister's manager is now Alex."],
+  ["Tom is my manager.", "Tom moved to Berlin."],
+])("an end user's people are other subjects: %s -> %s", (older, newer) => {
+  const endUser = { id: "u-leo", name: "Leo" };
+  const of = (text: string): ChangeSide => {
+    const a = analyzeFact({ text, teamMembers: [], endUser });
+    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.claim };
+  };
+  expect(isChangeStatement(newer)).toBe(true);
+  expect(explainChange(of(newer), of(older))).toBeNull();
+});
+
+test("an end user's own change replaces their own fact", () => {
+  const endUser = { id: "u-leo", name: "Leo" };
+  const of = (text: string): ChangeSide => {
+    const a = analyzeFact({ text, teamMembers: [], endUser });
+    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.claim };
+  };
+  expect(explainChange(of("I'd rather have meetings after lunch now."), of("I prefer morning meetings."))).toBe("change:same_topic");
+  expect(explainChange(of("Tom moved to Berlin."), of("Tom lives in Leeds."))).toBe("change:directed");
 });
 
 test("changedFact picks one fact: the first rule's, the newest of those", () => {

@@ -166,10 +166,27 @@ export const STATUSES: ReadonlySet<string> = phrases(`
  * ones name the new value after "to" or "into" ("was bumped to L5"), so a fact built on one needs
  * no word in common with the fact it changes.
  */
-export const CHANGE_VERBS: Readonly<Record<string, { directed: boolean }>> = Object.fromEntries([
-  ...[...words("move relocate migrate shift switch transfer bump promote upgrade downgrade rename revise raise lower push change")].map((w) => [w, { directed: true }]),
-  ...[...words("replace reassign lift cancel quit rotate ramp reverse hand step graduate drop trade")].map((w) => [w, { directed: false }]),
+export const CHANGE_VERBS: Readonly<Record<string, { directed?: "place" | "value" }>> = Object.fromEntries([
+  // Movers: the new value is a place, a host, a stage or a time ("moved into development").
+  ...[...words("move relocate migrate shift switch transfer push")].map((w) => [w, { directed: "place" }]),
+  // The new value of the same attribute ("was bumped to L5", "renamed to Beacon").
+  ...[...words("bump promote upgrade downgrade rename revise raise lower change")].map((w) => [w, { directed: "value" }]),
+  ...[...words("replace reassign lift cancel quit rotate ramp reverse hand step graduate drop trade")].map((w) => [w, {}]),
 ]);
+
+/** Where a mover's older value was: "is in the design phase", "is hosted on Heroku", "sits in Building C". */
+export const PLACE_PREPOSITIONS: ReadonlySet<string> = words("in at on from to into out of");
+
+/**
+ * People an end user (or a speaker) talks about: "my sister", "my manager". A fact that opens with
+ * one is about that person, not the speaker.
+ */
+export const PERSON_NOUNS: ReadonlySet<string> = words(`
+  sister brother son daughter wife husband partner spouse mother mom mum father dad parent kid
+  child baby friend boyfriend girlfriend fiance fiancee cousin aunt uncle niece nephew grandma
+  grandpa grandmother grandfather grandparent roommate flatmate neighbor neighbour colleague
+  coworker boss manager mentor teammate landlord doctor dog cat pet
+`);
 
 /**
  * Words that mark a statement as the current state rather than one more fact, each with the word
@@ -186,6 +203,8 @@ export const CHANGE_MARKERS: Readonly<Record<string, { after?: readonly string[]
   // "The billing revamp is down to 4 engineers", "Acme is up to 80 seats".
   down: { after: ["is", "'s", "are", "'re", "was"] },
   up: { after: ["is", "'s", "are", "'re", "was"] },
+  // "ping him on Slack, not email".
+  not: { after: [","] },
 };
 
 /** Units of time: "for three years now" says how long, not that something changed. */
@@ -196,8 +215,10 @@ export const TIME_UNITS: ReadonlySet<string> = words("second minute hour day wee
  * the words after it that make it a statement after all ("I'd rather ...").
  */
 export const HEDGE_WORDS: Readonly<Record<string, { unlessBefore?: readonly string[] }>> = Object.fromEntries([
-  ...[...words("could may might should consider ask plan think hope if whether maybe perhaps rumor rumour reportedly apparently")].map((w) => [w, {}]),
+  ...[...words("could may might should consider plan think hope if whether maybe perhaps rumor rumour reportedly apparently")].map((w) => [w, {}]),
   ["would", { unlessBefore: ["rather"] }],
+  // "asked about transferring" is not a transfer; "asked that meetings be held in Spanish" is a decision.
+  ["ask", { unlessBefore: ["that"] }],
 ]);
 
 /**
