@@ -1,6 +1,7 @@
 /**
  * CPU cost of capture analysis per fact: `analyzeFact` (src/capture/analyze.ts: subject, kind,
- * sensitive flags and claim of one text; no database, no model) beside a bare baseline measured
+ * sensitive flags and claim of one text; no database, no model) and `isChangeStatement`
+ * (src/capture/change.ts), what the pipeline runs on every fact, beside a bare baseline measured
  * in the same run, `normalizeForDuplicates` (the duplicate key: the least any capture computes).
  * Three corpora, one row pair each:
  * - LoCoMo: every turn of the 10 conversations as the retrieval bench teaches it, "<speaker>: <text>";
@@ -42,7 +43,7 @@ import { loadLongMemEval } from "./lib/longmemeval-data";
 import { percentile } from "./lib/metrics";
 import { provenance } from "./support/provenance";
 
-type Capture = typeof import("../src/capture/analyze");
+type Capture = typeof import("../src/capture/analyze") & Pick<typeof import("../src/capture/change"), "isChangeStatement">;
 type Input = Parameters<Capture["analyzeFact"]>[0];
 type Analysis = ReturnType<Capture["analyzeFact"]>;
 
@@ -218,9 +219,10 @@ function warmUpAnalysis(capture: Capture, inputs: readonly Input[]): { wallMs: n
 
 function measureCorpus(capture: Capture, corpus: Corpus): { baseline: Measured; analysis: Measured; findings: Findings } {
   const baseline: Subject = (input) => capture.normalizeForDuplicates(input.text).length;
+  // What the pipeline runs on every fact before it touches the database.
   const analysis: Subject = (input) => {
     const a = capture.analyzeFact(input);
-    return a.normalized.length + (a.claim === null ? 0 : 1);
+    return a.normalized.length + (a.claim === null ? 0 : 1) + (capture.isChangeStatement(input.text) ? 1 : 0);
   };
   const inputs = corpus.inputs;
   plainPass(baseline, inputs);
@@ -258,7 +260,7 @@ async function main(): Promise<void> {
 
   const mem: Memory[] = [await memory("start")];
   const t0 = performance.now();
-  const capture: Capture = await import("../src/capture/analyze");
+  const capture: Capture = { ...(await import("../src/capture/analyze")), ...(await import("../src/capture/change")) };
   const importMs = performance.now() - t0;
   mem.push(await memory("capture module imported"));
   const t1 = performance.now();
@@ -276,7 +278,7 @@ async function main(): Promise<void> {
   console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of results) {
     console.log(row(r.corpus.name, "baseline: normalizeForDuplicates", r.baseline, "1"));
-    console.log(row(r.corpus.name, "analyzeFact", r.analysis, `${(r.analysis.cpuUs / r.baseline.cpuUs).toFixed(1)}`));
+    console.log(row(r.corpus.name, "analyzeFact + isChangeStatement", r.analysis, `${(r.analysis.cpuUs / r.baseline.cpuUs).toFixed(1)}`));
   }
   console.log(
     "\nCPU: process.cpuUsage() over the measured passes (every thread, GC included), per fact; wall and facts/s over the same passes;" +
