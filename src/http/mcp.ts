@@ -1,13 +1,15 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  createMcpHandler,
+  isLegacyRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
+  type McpHttpHandler,
+  type McpRequestContext,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
 import pkg from "../../package.json";
 import type { AnswerEngine } from "../answers/engine";
@@ -22,8 +24,14 @@ import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBodyText } from "./
 import { originAllowed } from "./origin";
 import type { RequestPipeline } from "./pipeline";
 
-/** Answered to a client whose requested protocol version we do not speak. */
+/** Answered to a 2025-era client whose requested protocol version we do not speak. */
 const PREFERRED_PROTOCOL_VERSION = "2025-06-18";
+
+/**
+ * How long a 2026-07-28 client may keep a key's tool list: the list depends only on the key's
+ * scopes, which never change for a key, so a few minutes is safe; it is the key's own ("private").
+ */
+const TOOL_LIST_TTL_MS = 300_000;
 
 interface McpDeps {
   db: Db;
@@ -40,12 +48,15 @@ function toolError(error: ApiError): CallToolResult {
 }
 
 function buildServer(deps: McpDeps, auth: AuthContext): Server {
-  const server = new Server({ name: "memoryd", version: pkg.version }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: "memoryd", version: pkg.version },
+    { capabilities: { tools: {} }, cacheHints: { "tools/list": { ttlMs: TOOL_LIST_TTL_MS, cacheScope: "private" } } },
+  );
   const ctx: ToolContext = { db: deps.db, index: deps.index, engine: deps.engine, auth };
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(auth.scopes) as never }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/list", async () => ({ tools: toolsFor(auth.scopes) }));
+  server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
     try {
       if (tool.scope !== null && !auth.scopes.includes(tool.scope)) {
         throw new ApiError("scope_missing", 403, `this API key lacks the scope ${tool.scope} needed by ${tool.name}`, { scope: tool.scope });
@@ -61,7 +72,7 @@ function buildServer(deps: McpDeps, auth: AuthContext): Server {
   return server;
 }
 
-/** Asks for our preferred version when the client's is one we do not speak (the SDK would pick its newest). */
+/** Asks for our preferred version when a 2025-era client's is one we do not speak (the SDK would pick its newest). */
 function preferProtocolVersion(message: unknown): void {
   if (message === null || typeof message !== "object" || (message as { method?: unknown }).method !== "initialize") return;
   const params = (message as { params?: { protocolVersion?: unknown } }).params;
@@ -70,13 +81,49 @@ function preferProtocolVersion(message: unknown): void {
   }
 }
 
-async function handleMcp(deps: McpDeps, request: Request, auth: AuthContext): Promise<Response> {
+/**
+ * Both eras on one endpoint. 2026-07-28 (stateless, `_meta` envelope, `server/discover`, header
+ * checks, its error codes) is the SDK's modern handler; the 2025 revisions keep the stateless
+ * transport they had, answering with plain JSON rather than the SDK fallback's SSE, so existing
+ * clients see exactly what they saw. Either way a server is built per request, with that
+ * request's authentication.
+ */
+interface McpServing {
+  modern: McpHttpHandler;
+  authOf: WeakMap<Request, AuthContext>;
+}
+
+function mcpServing(deps: McpDeps): McpServing {
+  const authOf = new WeakMap<Request, AuthContext>();
+  const factory = (ctx: McpRequestContext): Server => {
+    const auth = ctx.requestInfo === undefined ? undefined : authOf.get(ctx.requestInfo);
+    if (auth === undefined) throw new Error("an MCP request reached the SDK without its authentication");
+    return buildServer(deps, auth);
+  };
+  const modern = createMcpHandler(factory, {
+    legacy: "reject",
+    onerror: (error) => deps.log.debug("mcp request refused", { error: error.message }),
+  });
+  return { modern, authOf };
+}
+
+async function serveLegacy(deps: McpDeps, request: Request, auth: AuthContext, parsedBody: unknown): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = buildServer(deps, auth);
+  await server.connect(transport);
+  const response = await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
+  // The JSON response is complete once returned; closing frees the per-request server.
+  void server.close();
+  return response;
+}
+
+async function handleMcp(deps: McpDeps, serving: McpServing, request: Request, auth: AuthContext): Promise<Response> {
   const text = await readBodyText(request);
   let parsedBody: unknown;
   try {
     parsedBody = parseJsonBody(text);
   } catch (error) {
-    // Malformed JSON is the transport's to answer (a JSON-RPC parse error); too deep is ours.
+    // Malformed JSON is the SDK's to answer (a JSON-RPC parse error); too deep is ours.
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw error;
     parsedBody = undefined;
   }
@@ -89,15 +136,11 @@ async function handleMcp(deps: McpDeps, request: Request, auth: AuthContext): Pr
     );
   }
   preferProtocolVersion(parsedBody);
-  // Stateless: a fresh server and transport per request, as the SDK requires without sessions.
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  const server = buildServer(deps, auth);
-  await server.connect(transport);
   const forwarded = new Request(request.url, { method: "POST", headers: request.headers, body: text });
-  const response = await transport.handleRequest(forwarded, parsedBody === undefined ? {} : { parsedBody });
-  // The JSON response is complete once returned; closing frees the per-request server.
-  void server.close();
-  return response;
+  const legacy = parsedBody === undefined || (await isLegacyRequest(forwarded, parsedBody));
+  if (legacy) return serveLegacy(deps, forwarded, auth, parsedBody);
+  serving.authOf.set(forwarded, auth);
+  return serving.modern.fetch(forwarded, { parsedBody });
 }
 
 /** 4.6: POST only; GET and DELETE are 405 with `Allow: POST`. */
@@ -107,6 +150,7 @@ export function mcpRoutes(deps: McpDeps & { pipeline: RequestPipeline }) {
       allow: "POST",
     });
   };
+  const serving = mcpServing(deps);
   return new Elysia({ name: "mcp" })
     .use(deps.pipeline)
     // The Origin check comes before authentication: a page from a foreign origin learns nothing.
@@ -115,7 +159,7 @@ export function mcpRoutes(deps: McpDeps & { pipeline: RequestPipeline }) {
         throw new ApiError("forbidden_origin", 403, "requests from this Origin are not allowed (DNS-rebinding protection)");
       }
     })
-    .post("/v1/mcp", ({ auth, request }) => handleMcp(deps, request, auth), { auth: "any-scope", parse: "none" })
+    .post("/v1/mcp", ({ auth, request }) => handleMcp(deps, serving, request, auth), { auth: "any-scope", parse: "none" })
     .get("/v1/mcp", notAllowed)
     .delete("/v1/mcp", notAllowed);
 }

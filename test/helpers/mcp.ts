@@ -1,7 +1,11 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-/** The official SDK client, configured the way users configure theirs: URL plus an auth header. */
+/** The stateless revision: no initialize, a `_meta` envelope on every request. */
+export const MODERN = "2026-07-28";
+
+/** The official SDK v1 client, configured the way users configure theirs: URL plus an auth header. */
 export async function connectMcp(baseUrl: string, secret: string): Promise<Client> {
   const client = new Client({ name: "memoryd-test", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL("/v1/mcp", baseUrl), {
@@ -9,6 +13,34 @@ export async function connectMcp(baseUrl: string, secret: string): Promise<Clien
   });
   await client.connect(transport);
   return client;
+}
+
+/**
+ * The SDK v2 client: its default mode speaks the 2025 handshake; `auto` probes with
+ * `server/discover`; `{ pin }` speaks exactly that revision or fails.
+ */
+export async function connectMcpV2(baseUrl: string, secret: string, mode?: "legacy" | "auto" | { pin: string }): Promise<ClientV2> {
+  const client = new ClientV2({ name: "memoryd-test-v2", version: "1.0.0" }, mode === undefined ? {} : { versionNegotiation: { mode } });
+  const transport = new TransportV2(new URL("/v1/mcp", baseUrl), { requestInit: { headers: { Authorization: `Bearer ${secret}` } } });
+  await client.connect(transport);
+  return client;
+}
+
+/** A 2026-07-28 JSON-RPC request: the params with the revision's `_meta` envelope. */
+export function modernBody(method: string, params: Record<string, unknown>, id: number | string) {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { name: "raw-test", version: "1.0.0" },
+      },
+    },
+  };
 }
 
 /** A tool result's JSON text, parsed. */
