@@ -30,6 +30,7 @@ export const ConfigSchema = Type.Object({
   answerLeaseSeconds: Type.Integer({ minimum: 3, maximum: 600 }),
   metricsToken: Type.Optional(Type.String({ minLength: 16 })),
   publicUrl: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+$" })),
+  outboundAllowPrivate: Type.Boolean(),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -42,6 +43,8 @@ interface Setting {
   default?: string;
   integer?: boolean;
   list?: boolean;
+  /** "true" or "false". */
+  boolean?: boolean;
   secret?: boolean;
   description: string;
 }
@@ -96,6 +99,13 @@ export const SETTINGS: Record<Key, Setting> = {
     description:
       "the origin clients reach this server at (https://memory.example.com, no path), used in the OAuth metadata; unset, each request's own Host is used",
   },
+  outboundAllowPrivate: {
+    env: "MEMORYD_OUTBOUND_ALLOW_PRIVATE",
+    default: "false",
+    boolean: true,
+    description:
+      "true lets memoryd fetch from private and loopback addresses (OAuth client metadata documents); for development and tests only, never on a server others can reach",
+  },
   answerLeaseSeconds: {
     env: "MEMORYD_ANSWER_LEASE_SECONDS",
     default: "15",
@@ -116,7 +126,7 @@ export function loadConfig(
   flags: Record<string, string | undefined>,
   env: Record<string, string | undefined> = process.env,
 ): Config {
-  const raw: Record<string, string | number | string[]> = {};
+  const raw: Record<string, string | number | boolean | string[]> = {};
   const sources: Record<string, string> = {};
   for (const [key, setting] of Object.entries(SETTINGS) as [Key, Setting][]) {
     const fromFlag = setting.flag === undefined ? undefined : flags[setting.flag];
@@ -127,7 +137,10 @@ export function loadConfig(
     const shown = setting.secret ? "(value hidden)" : `"${redactUrlCredentials(value)}"`;
     sources[key] = `${source} ${shown}`;
     if (setting.integer && !/^\d+$/.test(value)) throw new ConfigError(`invalid ${sources[key]}: expected an integer`);
-    raw[key] = setting.integer
+    if (setting.boolean && value !== "true" && value !== "false") throw new ConfigError(`invalid ${sources[key]}: expected true or false`);
+    raw[key] = setting.boolean
+      ? value === "true"
+      : setting.integer
       ? Number(value)
       : setting.list
         ? value.split(",").map((v) => v.trim()).filter((v) => v !== "")

@@ -3,7 +3,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/types";
 import { ApiError } from "../errors";
 import { randomBase62 } from "../ids";
-import { checkAuthorizationRequest, ConsentProblem, decideConsent, parseOAuthInput, registerClient } from "../oauth/authorize";
+import { checkAuthorizationRequest, ConsentProblem, decideConsent, registerClient } from "../oauth/authorize";
 import { renderAuthorizationError, renderConsentPage } from "../oauth/consent-page";
 import {
   AUTHORIZATION_SERVER_PATH,
@@ -15,6 +15,7 @@ import {
   protectedResourceMetadata,
 } from "../oauth/metadata";
 import { exchangeToken, revokeToken } from "../oauth/tokens";
+import { parseOAuthInput } from "../oauth/validate";
 import { AuthorizationRequest, ClientRegistrationRequest, ConsentForm, RevocationRequest, TokenRequest } from "../schema/oauth";
 import { pageSecurityHeaders } from "../web/page";
 import { parseJsonBody, readBodyText } from "./body";
@@ -89,7 +90,7 @@ export function oauthRoutes(deps: { db: Db; config: Config; pipeline: RequestPip
 
   /** The page again (fresh CSRF pair) for a request that is known good. */
   const consentPage = async (request: Request, input: AuthorizationRequest, problem?: string): Promise<Response> => {
-    const checked = await checkAuthorizationRequest(db, input, issuerOf(request, config));
+    const checked = await checkAuthorizationRequest(db, config, input, issuerOf(request, config));
     const csrf = randomBase62(32);
     // Behind a TLS proxy the request itself is plain http; the public URL says what the browser used.
     const secure = issuerOf(request, config).startsWith("https:") ? "; Secure" : "";

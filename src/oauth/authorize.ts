@@ -1,4 +1,3 @@
-import type { TSchema, Static } from "@sinclair/typebox";
 import { authorizeAdmin } from "../admin/credential";
 import { authenticate, countHit, RATE_LIMIT } from "../auth/authenticate";
 import { createKey } from "../auth/keys";
@@ -9,49 +8,16 @@ import { ApiError } from "../errors";
 import { randomBase62 } from "../ids";
 import { ALL_SCOPES, type Audience, type Scope } from "../schema/auth";
 import type { AuthorizationRequest, ClientRegistration, ClientRegistrationRequest, ConsentForm } from "../schema/oauth";
-import { parseInput } from "../schema/validate";
+import { isMetadataDocumentId, resolveMetadataClient } from "./client-metadata";
 import { acceptedResource } from "./metadata";
 import { findClient, insertClient, insertCode, type ClientRow } from "./store";
+import { LOOPBACK_HOSTS, parseOAuthInput, redirectUriProblem } from "./validate";
+
 
 /** An authorization code is exchanged by the client right after the redirect. */
 export const CODE_TTL_SECONDS = 120;
 /** Registrations one address may make per rate window: registration needs no credential. */
 export const REGISTRATIONS_PER_WINDOW = 20;
-
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
-/** Schemes that run or read something in the browser instead of reaching a client. */
-const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "file:", "vbscript:", "blob:", "about:"]);
-
-/** Validates OAuth input: the RFC's invalid_request (or the given code) instead of the envelope's 422. */
-export function parseOAuthInput<T extends TSchema>(schema: T, input: unknown, code: "invalid_request" | "invalid_client_metadata" = "invalid_request"): Static<T> {
-  try {
-    return parseInput(schema, input);
-  } catch (error) {
-    if (error instanceof ApiError) throw ApiError.oauth(code, error.message);
-    throw error;
-  }
-}
-
-/**
- * OAuth 2.1 §8.4.2 / RFC 8252: https anywhere, plain http only to a loopback address (native
- * apps), a private-use scheme for apps (cursor://…); never a fragment or a browser-internal scheme.
- */
-function redirectUriProblem(uri: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return `"${uri}" is not an absolute URI`;
-  }
-  if (url.hash !== "" || uri.includes("#")) return `"${uri}" has a fragment`;
-  if (FORBIDDEN_SCHEMES.has(url.protocol)) return `"${url.protocol}" redirect URIs are not allowed`;
-  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) return `"${uri}": plain http is allowed only to a loopback address`;
-  // Only plain host names: the origin goes into the consent page's CSP, where odd characters would not parse.
-  if ((url.protocol === "http:" || url.protocol === "https:") && !/^[A-Za-z0-9.-]+$|^\[::1\]$/.test(url.hostname)) {
-    return `"${uri}": the host name has characters a host name cannot have`;
-  }
-  return null;
-}
 
 /** RFC 7591: registers a public client; the redirect URIs are the only thing it is held to. */
 export async function registerClient(db: Queryable, input: ClientRegistrationRequest, address: string): Promise<ClientRegistration> {
@@ -117,8 +83,14 @@ const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
  * redirected: registration is open, so an automatic redirect to a registered URI would make this
  * server an open redirector (RFC 9700 §4.11.2). Only the person's own Allow or Deny goes back.
  */
-export async function checkAuthorizationRequest(db: Queryable, request: AuthorizationRequest, issuer: string): Promise<CheckedRequest> {
-  const client = await findClient(db, request.client_id);
+export async function checkAuthorizationRequest(
+  db: Queryable,
+  config: Pick<Config, "outboundAllowPrivate">,
+  request: AuthorizationRequest,
+  issuer: string,
+): Promise<CheckedRequest> {
+  // A client_id that is an https URL names its metadata document; any other was registered here.
+  const client = isMetadataDocumentId(request.client_id) ? await resolveMetadataClient(db, config, request.client_id) : await findClient(db, request.client_id);
   if (client === null) throw ApiError.oauth("invalid_client", "this application is not registered with this server; ask it to register again");
   if (!redirectRegistered(client.redirect_uris, request.redirect_uri)) {
     throw ApiError.oauth("invalid_request", "the redirect URI is not one this application registered");
@@ -182,7 +154,7 @@ async function consentingAdmin(db: Db, config: Config, form: ConsentForm, grante
  * redirect URI with a code, or with access_denied.
  */
 export async function decideConsent(db: Db, config: Config, form: ConsentForm, issuer: string, address: string): Promise<string> {
-  const checked = await checkAuthorizationRequest(db, form, issuer);
+  const checked = await checkAuthorizationRequest(db, config, form, issuer);
   const target = new URL(checked.redirectUri);
   const reply = (params: Record<string, string>): string => {
     for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);

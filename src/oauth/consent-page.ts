@@ -1,3 +1,4 @@
+import { isMetadataDocumentId } from "./client-metadata";
 import type { Scope } from "../schema/auth";
 import { AuthorizationRequest } from "../schema/oauth";
 
@@ -48,6 +49,12 @@ export interface ConsentPageInput {
   problem?: string;
 }
 
+/** A client known by its metadata document: the document's host vouches for the name shown. */
+function identifiedBy(clientId: string): string {
+  if (!isMetadataDocumentId(clientId)) return "";
+  return `<p class="muted">Its name comes from the metadata document published at <b>${escapeHtml(new URL(clientId).host)}</b>.</p>`;
+}
+
 export function renderConsentPage(input: ConsentPageInput): string {
   const { request } = input;
   // Only the request's own fields ride along: a re-shown form must never echo the key it was sent.
@@ -68,6 +75,7 @@ export function renderConsentPage(input: ConsentPageInput): string {
     `
       <form class="panel" method="post" action="/oauth/authorize">
         <h1>Allow <b>${escapeHtml(input.clientName)}</b> to use memoryd?</h1>
+        ${identifiedBy(request.client_id)}
         <p class="muted">After you allow it, you return to <b>${escapeHtml(destination(request.redirect_uri))}</b>. It acts as the API key you give below, with no more than the permissions you tick, until that key is revoked.</p>
         ${problem}
         ${hidden}

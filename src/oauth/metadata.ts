@@ -69,6 +69,8 @@ export function authorizationServerMetadata(issuer: string): AuthorizationServer
     token_endpoint_auth_methods_supported: ["none"],
     revocation_endpoint_auth_methods_supported: ["none"],
     authorization_response_iss_parameter_supported: true,
+    // A client_id may be the https URL of its metadata document (oauth/client-metadata.ts).
+    client_id_metadata_document_supported: true,
   };
 }
 

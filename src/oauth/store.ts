@@ -65,6 +65,28 @@ export async function findClient(db: Queryable, id: string): Promise<ClientRow |
   return row ?? null;
 }
 
+/** A metadata-document client whose cached document has not expired, or null (then it is fetched again). */
+export async function findFreshMetadataClient(db: Queryable, id: string): Promise<ClientRow | null> {
+  const [row] = await db.sql<ClientRow>`
+    SELECT id, client_name, redirect_uris, created_at FROM oauth_clients WHERE id = ${id} AND metadata_expires_at > now()`;
+  return row ?? null;
+}
+
+/**
+ * Caches what a client's metadata document says. The row keeps its id (the URL), so codes and
+ * tokens issued before a refresh stay attached to it.
+ */
+export async function upsertMetadataClient(db: Queryable, id: string, name: string, redirectUris: string[], ttlSeconds: number): Promise<ClientRow> {
+  const [row] = await db.sql<ClientRow>`
+    INSERT INTO oauth_clients (id, client_name, redirect_uris, metadata_expires_at)
+    VALUES (${id}, ${name}, ${redirectUris}::text[], now() + make_interval(secs => ${ttlSeconds}))
+    ON CONFLICT (id) DO UPDATE SET client_name = EXCLUDED.client_name, redirect_uris = EXCLUDED.redirect_uris,
+                                   metadata_expires_at = EXCLUDED.metadata_expires_at
+    RETURNING id, client_name, redirect_uris, created_at`;
+  if (!row) throw new Error("client upsert returned no row");
+  return row;
+}
+
 export async function insertCode(
   db: Queryable,
   codeHash: string,

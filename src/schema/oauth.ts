@@ -36,7 +36,8 @@ export type ClientRegistration = Static<typeof ClientRegistration>;
 /** RFC 6749 §4.1.1 with PKCE (RFC 7636) and a resource indicator (RFC 8707). */
 export const AuthorizationRequest = Type.Object({
   response_type: Type.String({ maxLength: 100 }),
-  client_id: Type.String({ maxLength: 200 }),
+  // A registered id, or the https URL of the client's metadata document.
+  client_id: Type.String({ maxLength: 2000 }),
   redirect_uri: Url,
   code_challenge: Type.Optional(Type.String({ maxLength: 200 })),
   code_challenge_method: OptionalText(20),
@@ -64,7 +65,7 @@ export type ConsentForm = Static<typeof ConsentForm>;
 /** RFC 6749 §4.1.3 and §6 in one form: which fields matter depends on grant_type. */
 export const TokenRequest = Type.Object({
   grant_type: Type.String({ maxLength: 100 }),
-  client_id: Type.Optional(Type.String({ maxLength: 200 })),
+  client_id: Type.Optional(Type.String({ maxLength: 2000 })),
   code: OptionalText(200),
   redirect_uri: Type.Optional(Url),
   code_verifier: OptionalText(200),
@@ -116,5 +117,20 @@ export const AuthorizationServerMetadata = Type.Object({
   token_endpoint_auth_methods_supported: Type.Array(Type.String()),
   revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
   authorization_response_iss_parameter_supported: Type.Boolean(),
+  client_id_metadata_document_supported: Type.Boolean(),
 });
 export type AuthorizationServerMetadata = Static<typeof AuthorizationServerMetadata>;
+
+/**
+ * A Client ID Metadata Document (the client_id is its URL): what memoryd reads of it. Other
+ * fields are allowed and ignored.
+ */
+export const ClientMetadataDocument = Type.Object({
+  client_id: Type.String({ minLength: 1, maxLength: 2000 }),
+  client_name: Type.Optional(Type.String({ maxLength: 200 })),
+  redirect_uris: Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 10 }),
+  grant_types: Type.Optional(Type.Array(Type.String())),
+  response_types: Type.Optional(Type.Array(Type.String())),
+  token_endpoint_auth_method: Type.Optional(Type.String()),
+});
+export type ClientMetadataDocument = Static<typeof ClientMetadataDocument>;

@@ -6,7 +6,8 @@
  * directory printed at the end (MEMORYD_SCREENSHOTS to choose one). Last, MCP authorization as a
  * person meets it: the MCP SDK client's authorization URL opened in the same browser, the consent
  * page allowed, the redirect reaching the application's loopback callback (so the page's CSP lets
- * the form lead there), and the tools listed with what was granted.
+ * the form lead there), and the tools listed with what was granted; then the same for a client
+ * identified by a Client ID Metadata Document instead of registering.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
@@ -15,6 +16,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { documentServer, TEST_CA } from "../helpers/metadata-documents";
 import { MemoryOAuthProvider } from "../helpers/oauth";
 import { cleanup, request, startServer, tempDir, type ServerHandle } from "./binary";
 
@@ -31,7 +33,11 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   mkdirSync(shots, { recursive: true });
-  server = await startServer({ dataDir: join(tempDir(), "data"), env: { MEMORYD_ADMIN_TOKEN: ADMIN } });
+  // The metadata-document client below publishes its document on loopback, over TLS with a test certificate.
+  server = await startServer({
+    dataDir: join(tempDir(), "data"),
+    env: { MEMORYD_ADMIN_TOKEN: ADMIN, MEMORYD_OUTBOUND_ALLOW_PRIVATE: "true", NODE_EXTRA_CA_CERTS: TEST_CA },
+  });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.on("pageerror", (error) => pageErrors.push(String(error)));
@@ -227,6 +233,49 @@ test("a person allows an MCP client on the consent page and the client calls too
     expect(provider.saved?.scope).toBe("memory.read memory.write");
     await client.close();
   } finally {
+    callback.stop(true);
+  }
+});
+
+test("a client identified by its metadata document completes authorization in the browser", async () => {
+  const received: URL[] = [];
+  const callback = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(req) {
+      received.push(new URL(req.url));
+      return new Response("<p>You can close this window.</p>", { headers: { "content-type": "text/html" } });
+    },
+  });
+  const redirect = `http://127.0.0.1:${callback.port}/callback`;
+  const docs = documentServer((origin) => ({
+    "/connector.json": [200, JSON.stringify({ client_id: `${origin}/connector.json`, client_name: "Document Connector", redirect_uris: [redirect] })],
+  }));
+  try {
+    const metadataUrl = `https://localhost:${docs.port}/connector.json`;
+    const provider = new MemoryOAuthProvider(redirect, metadataUrl);
+    const transport = new StreamableHTTPClientTransport(new URL("/v1/mcp", server.url), { authProvider: provider });
+    await expect(new Client({ name: "browser-cimd", version: "1.0.0" }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.client?.client_id).toBe(metadataUrl);
+
+    const consent = await browser.newPage();
+    await consent.goto(provider.authorizationUrl!.href);
+    await consent.getByRole("heading", { name: /Allow Document Connector/ }).waitFor();
+    await consent.getByText(`published at localhost:${docs.port}`).waitFor();
+    await consent.getByLabel("API key of the workspace").fill(server.secret!);
+    await consent.getByRole("button", { name: "Allow" }).click();
+    await consent.waitForURL((url) => url.port === String(callback.port));
+    await consent.close();
+    const back = received.find((url) => url.pathname === "/callback")!;
+    expect(back.searchParams.get("iss")).toBe(server.url);
+
+    await transport.finishAuth(back.searchParams.get("code")!);
+    const client = new Client({ name: "browser-cimd", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL("/v1/mcp", server.url), { authProvider: provider }));
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("search_memory");
+    await client.close();
+  } finally {
+    docs.stop(true);
     callback.stop(true);
   }
 });

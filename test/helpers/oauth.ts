@@ -12,7 +12,11 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   saved: OAuthTokens | undefined;
   verifier = "";
   authorizationUrl: URL | undefined;
-  constructor(readonly redirectTarget: string = REDIRECT_URI) {}
+  /** With a metadata URL the client identifies itself by that document instead of registering. */
+  constructor(
+    readonly redirectTarget: string = REDIRECT_URI,
+    readonly clientMetadataUrl?: string,
+  ) {}
 
   get redirectUrl(): string {
     return this.redirectTarget;
