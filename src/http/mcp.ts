@@ -13,13 +13,14 @@ import {
 import { Elysia } from "elysia";
 import pkg from "../../package.json";
 import type { AnswerEngine } from "../answers/engine";
-import type { AuthContext } from "../auth/authenticate";
+import { secretFromHeaders, type AuthContext } from "../auth/authenticate";
 import type { Config } from "../config";
 import type { Db } from "../db/types";
 import type { FactIndexes } from "../memory/index/registry";
 import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
 import { findTool, toolsFor, type ToolContext } from "../mcp/tools";
+import { issuerOf, resourceMetadataUrl } from "../oauth/metadata";
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBodyText } from "./body";
 import { originAllowed } from "./origin";
 import type { RequestPipeline } from "./pipeline";
@@ -70,6 +71,25 @@ function buildServer(deps: McpDeps, auth: AuthContext): Server {
     }
   });
   return server;
+}
+
+/**
+ * Incremental consent (the MCP authorization spec's scope challenge): an OAuth access token
+ * calling a tool it lacks the scope for gets HTTP 403 with `WWW-Authenticate: Bearer
+ * error="insufficient_scope", scope=...`, so the client can ask the person for that scope. An API
+ * key cannot be re-consented: it keeps getting the tool error result.
+ */
+function challengeMissingScope(config: Config, request: Request, auth: AuthContext, message: unknown): void {
+  if (!secretFromHeaders(request.headers)?.startsWith("mat_")) return;
+  const call = message as { method?: unknown; params?: { name?: unknown } } | null;
+  if (call === null || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string") return;
+  const tool = findTool(call.params.name);
+  if (tool === undefined || tool.scope === null || auth.scopes.includes(tool.scope)) return;
+  const metadata = resourceMetadataUrl(issuerOf(request, config));
+  const description = `this access token lacks the scope ${tool.scope} needed by ${tool.name}`;
+  throw new ApiError("scope_missing", 403, description, { scope: tool.scope }, {
+    "www-authenticate": `Bearer error="insufficient_scope", scope="${tool.scope}", resource_metadata="${metadata}", error_description="${description}"`,
+  });
 }
 
 /** Asks for our preferred version when a 2025-era client's is one we do not speak (the SDK would pick its newest). */
@@ -135,6 +155,7 @@ async function handleMcp(deps: McpDeps, serving: McpServing, request: Request, a
       { status: 400 },
     );
   }
+  challengeMissingScope(deps.config, request, auth, parsedBody);
   preferProtocolVersion(parsedBody);
   const forwarded = new Request(request.url, { method: "POST", headers: request.headers, body: text });
   const legacy = parsedBody === undefined || (await isLegacyRequest(forwarded, parsedBody));

@@ -12,7 +12,7 @@ import type { App } from "../../src/app";
 import { revokeKey } from "../../src/auth/keys";
 import { describeEachDb } from "../helpers/databases";
 import { call, makeKey, testApp, type TestKey } from "../helpers/app";
-import { resultJson } from "../helpers/mcp";
+import { resultJson, rpc } from "../helpers/mcp";
 import { consentAndGetCode, MemoryOAuthProvider } from "../helpers/oauth";
 
 setDefaultTimeout(60_000);
@@ -83,6 +83,18 @@ describeEachDb("MCP OAuth with the SDK client", (get) => {
     const write = await call(app, "POST", "/v1/memory/facts", { key: provider.saved!.access_token, body: { facts: [{ text: "x is y." }] } });
     expect(write.status).toBe(403);
     expect(write.json.error.code).toBe("scope_missing");
+    // Over MCP the token's missing scope is a challenge the client can take back to the person.
+    const teach = await rpc(base, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "teach_memory", arguments: { facts: [{ text: "x is y." }] } } }, { key: provider.saved!.access_token });
+    expect(teach.status).toBe(403);
+    expect(teach.json.error.code).toBe("scope_missing");
+    expect(teach.headers.get("www-authenticate")).toBe(
+      `Bearer error="insufficient_scope", scope="memory.write", resource_metadata="${base}/.well-known/oauth-protected-resource/v1/mcp", error_description="this access token lacks the scope memory.write needed by teach_memory"`,
+    );
+    // An API key keeps the tool error result: it cannot be consented again.
+    const readerKey = await makeKey(get().db, { scopes: ["memory.read"] });
+    const keyed = await rpc(base, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "teach_memory", arguments: { facts: [{ text: "x is y." }] } } }, { key: readerKey.secret });
+    expect(keyed.status).toBe(200);
+    expect(keyed.json.result.isError).toBe(true);
   });
 
   test("an external grant from an internal key sees external facts only", async () => {
