@@ -6,11 +6,13 @@
  *   bun bench/http.ts [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--dbs main,big]
  *                     [--duration 10] [--warmup 3] [--connections 16] [--reseed]
  *                     [--only search,context,...] [--out bench/out/http-<time>.json]
+ *                     [--binary dist/memoryd]
  *
  * Databases (bench/support/layout.ts, seeded on first use and reused):
  *   main  the measured workspace m100k (100k facts) beside 5 other workspaces of 200k facts each
  *         (1M) and a 20k one: the whole suite runs here.
  *   big   one1m, 1M facts in one workspace: baseline and search only.
+ *   small t0-20k, 20k facts in a database of their own: the whole suite.
  * For each database it starts `dist/memoryd serve` with MEMORYD_LOG_LEVEL=warn and
  * ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL pointing at a fake Anthropic (zero delay) served by this
  * process, and the baseline. Scenarios run one after another; after each one it reads the
@@ -31,7 +33,7 @@ import { provenance } from "./support/provenance";
 import { cpuSeconds, loadAverage, machineBusySeconds, rssMb, samplePostgresCpu, spawnUntil, type Spawned } from "./support/procs";
 import { argValue } from "./support/args";
 
-const BINARY = join(import.meta.dir, "..", "dist", "memoryd");
+const BINARY = argValue("--binary") ?? join(import.meta.dir, "..", "dist", "memoryd");
 const BASELINE = join(import.meta.dir, "baseline.ts");
 
 const adminUrl = argValue("--admin-url") ?? argValue("--database-url") ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -44,6 +46,8 @@ const only = argValue("--only")?.split(",");
 const TARGETS: Record<string, { db: string; slug: string; full: boolean }> = {
   main: { db: "main", slug: "m100k", full: true },
   big: { db: "big", slug: "one1m", full: false },
+  // 20k facts in a database of their own: the size of the per-request cost comparisons.
+  small: { db: "alone", slug: "t0-20k", full: true },
 };
 const targetLabels = (argValue("--dbs") ?? "main,big").split(",");
 for (const label of targetLabels) if (!(label in TARGETS)) throw new Error(`unknown database "${label}" (${Object.keys(TARGETS).join(", ")})`);
