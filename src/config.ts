@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { parseCidr } from "./net/proxies";
 import { redactUrlCredentials } from "./redact";
 import { allowedValues } from "./schema/validate";
 
@@ -31,6 +32,7 @@ export const ConfigSchema = Type.Object({
   metricsToken: Type.Optional(Type.String({ minLength: 16 })),
   publicUrl: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+$" })),
   outboundAllowPrivate: Type.Boolean(),
+  trustedProxies: Type.Array(Type.String({ minLength: 1 })),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -99,6 +101,13 @@ export const SETTINGS: Record<Key, Setting> = {
     description:
       "the origin clients reach this server at (https://memory.example.com, no path), used in the OAuth metadata; unset, each request's own Host is used",
   },
+  trustedProxies: {
+    env: "MEMORYD_TRUSTED_PROXIES",
+    default: "",
+    list: true,
+    description:
+      "comma-separated addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8) of reverse proxies whose X-Forwarded-For / Forwarded headers say who the client is; empty trusts none",
+  },
   outboundAllowPrivate: {
     env: "MEMORYD_OUTBOUND_ALLOW_PRIVATE",
     default: "false",
@@ -151,5 +160,7 @@ export function loadConfig(
     const key = error.path.split("/")[1] ?? "";
     throw new ConfigError(`invalid ${sources[key] ?? key}: ${allowedValues(error.schema) ? `expected one of ${allowedValues(error.schema)?.join(", ")}` : error.message}`);
   }
+  const badRange = (raw.trustedProxies as string[]).find((range) => parseCidr(range) === null);
+  if (badRange !== undefined) throw new ConfigError(`invalid ${sources.trustedProxies}: "${badRange}" is not an IP address or CIDR range`);
   return raw as Config;
 }

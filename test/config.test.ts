@@ -54,3 +54,12 @@ describe("loadConfig", () => {
     }
   });
 });
+
+test("MEMORYD_TRUSTED_PROXIES takes addresses and CIDR ranges, and names a bad one", () => {
+  expect(loadConfig({}, { MEMORYD_TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8,::1" }).trustedProxies).toEqual(["127.0.0.1", "10.0.0.0/8", "::1"]);
+  expect(loadConfig({}, {}).trustedProxies).toEqual([]);
+  expect(() => loadConfig({}, { MEMORYD_TRUSTED_PROXIES: "10.0.0.0/40" })).toThrow(ConfigError);
+  expect(() => loadConfig({}, { MEMORYD_TRUSTED_PROXIES: "proxy.internal" })).toThrow('"proxy.internal" is not an IP address or CIDR range');
+  expect(loadConfig({}, { MEMORYD_OUTBOUND_ALLOW_PRIVATE: "true" }).outboundAllowPrivate).toBe(true);
+  expect(() => loadConfig({}, { MEMORYD_OUTBOUND_ALLOW_PRIVATE: "yes" })).toThrow("expected true or false");
+});

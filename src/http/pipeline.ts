@@ -11,6 +11,7 @@ import type { Metrics } from "../metrics";
 import type { Scope } from "../schema/auth";
 import { callerOf } from "../service";
 import { issuerOf, MCP_PATH, withResourceMetadata } from "../oauth/metadata";
+import { forwardedClient, parseCidr, rememberClient, rememberedClient, type Cidr } from "../net/proxies";
 import { corsHeaders, corsOrigin, preflightHeaders } from "./cors";
 
 type HeaderBag = Record<string, string | number>;
@@ -31,6 +32,11 @@ export function requestIdOf(request: Request): string {
 }
 
 export function clientAddress(request: Request, server: Server<unknown> | null): string {
+  return rememberedClient(request)?.address ?? peerAddress(request, server);
+}
+
+/** The TCP peer: the client itself, or the last proxy in front of it. */
+function peerAddress(request: Request, server: Server<unknown> | null): string {
   return server?.requestIP(request)?.address ?? "local";
 }
 
@@ -68,8 +74,10 @@ export type RouteAuth = Scope | "any-scope";
  * place; one JSON log line after each response; and a 404 in the envelope for unknown routes.
  */
 export function requestPipeline(deps: { db: Db; log: Logger; config: Config; metrics: Metrics }) {
+  const trusted = deps.config.trustedProxies.map(parseCidr).filter((range): range is Cidr => range !== null);
   return new Elysia({ name: "request-pipeline" })
-    .derive({ as: "global" }, ({ request, set }) => {
+    .derive({ as: "global" }, ({ request, server, set }) => {
+      rememberClient(request, forwardedClient(peerAddress(request, server), request.headers, trusted));
       const requestId = requestIdOf(request);
       set.headers["x-request-id"] = requestId;
       const origin = corsOrigin(request, deps.config.allowedOrigins);
@@ -135,6 +143,7 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
         request_id: set.headers["x-request-id"],
         method: request.method,
         route: route && route !== "/*" ? route : new URL(request.url).pathname,
+        client: rememberedClient(request)?.address,
         status: typeof set.status === "number" ? set.status : 200,
         duration_ms: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 100) / 100,
         key_prefix: auth?.keyPrefix,

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { rememberedClient } from "../net/proxies";
 import { ALL_SCOPES } from "../schema/auth";
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata } from "../schema/oauth";
 
@@ -16,11 +17,16 @@ export const OAUTH_PATHS = {
 
 /**
  * The origin clients reach us at. MEMORYD_PUBLIC_URL wins: behind a TLS proxy the request's own
- * URL says http://127.0.0.1:8787, which a hosted client cannot reach. Without it the Host the
- * client used is taken, which is right for direct connections and loopback.
+ * URL says http://127.0.0.1:8787, which a hosted client cannot reach. Without it, a trusted
+ * proxy's X-Forwarded-Proto/Host, else the Host the client used, which is right for direct
+ * connections and loopback.
  */
 export function issuerOf(request: Request, config: Config): string {
-  return config.publicUrl ?? new URL(request.url).origin;
+  if (config.publicUrl !== undefined) return config.publicUrl;
+  // Behind a trusted proxy, the scheme and host the client used (net/proxies.ts).
+  const url = new URL(request.url);
+  const client = rememberedClient(request);
+  return `${client?.protocol ?? url.protocol}//${client?.host ?? url.host}`;
 }
 
 export function mcpResourceOf(issuer: string): string {
