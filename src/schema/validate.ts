@@ -46,7 +46,12 @@ export function parseInput<T extends TSchema>(schema: T, input: unknown, what = 
   const cloned = Value.Clone(input ?? {});
   // A query string carries only text: "limit=2" is the number 2 there.
   const value = Value.Default(schema, what === "query" ? Value.Convert(schema, cloned) : cloned);
-  if (check.Check(value)) return Value.Clean(schema, value) as Static<T>;
+  if (check.Check(value)) {
+    const cleaned = Value.Clean(schema, value) as Static<T>;
+    const unstorable = unstorableText(cleaned, what);
+    if (unstorable !== null) throw new ApiError("validation_error", 422, `invalid ${unstorable.path}: ${unstorable.reason}`, { fields: [unstorable] });
+    return cleaned;
+  }
   const seen = new Set<string>();
   const fields: FieldIssue[] = [];
   for (const error of check.Errors(value)) {
@@ -57,4 +62,33 @@ export function parseInput<T extends TSchema>(schema: T, input: unknown, what = 
   }
   const names = fields.map((f) => f.path).join(", ");
   throw new ApiError("validation_error", 422, `invalid ${names}: ${fields[0]?.reason ?? "invalid value"}`, { fields });
+}
+
+/**
+ * Text the databases cannot store: a lone UTF-16 surrogate (half of an emoji, as JSON's "\\ud83d"
+ * allows) or NUL, which PostgreSQL's text type refuses. Found anywhere in the validated input,
+ * keys included, it is the client's mistake and names the field, instead of failing in the
+ * database as a 500.
+ */
+function unstorableText(value: unknown, path: string, top = true): FieldIssue | null {
+  if (typeof value === "string") {
+    if (!value.isWellFormed()) return { path, reason: "the text holds a lone UTF-16 surrogate (half of a character); send well-formed Unicode" };
+    if (value.includes("\u0000")) return { path, reason: "the text holds a NUL character (U+0000), which cannot be stored" };
+    return null;
+  }
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = unstorableText(item, `${path}[${i}]`, false);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const field = top ? key : `${path}.${key}`;
+      const found = unstorableText(key, field, false) ?? unstorableText(item, field, false);
+      if (found !== null) return found;
+    }
+  }
+  return null;
 }
