@@ -30,6 +30,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "forbidden_origin"
   | "data_dir_locked"
+  | "backup_unsupported"
   | "already_exists"
   | "shutting_down"
   | "database_unavailable"

@@ -20,6 +20,7 @@ const FLAGS = {
   model: { type: "string" },
   "max-output-tokens": { type: "string" },
   "write-memory": { type: "string" },
+  url: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;

@@ -8,6 +8,7 @@ import { parseInput } from "../schema/validate";
 import { startServer } from "../server";
 import { UsageError } from "./args";
 import { ADMIN_COMMANDS } from "./admin-commands";
+import { BACKUP_COMMANDS } from "./backup-commands";
 import { MEMORY_COMMANDS } from "./memory-commands";
 import { integerArg, positional, requireFlag, withDb, type Command } from "./shared";
 
@@ -160,6 +161,7 @@ export const COMMANDS: Record<string, Command> = {
   "team list": teamList,
   ...MEMORY_COMMANDS,
   ...ADMIN_COMMANDS,
+  ...BACKUP_COMMANDS,
 };
 
 export function findCommand(positionals: string[]): Command | undefined {

@@ -18,6 +18,13 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     summary: "Starts the HTTP server (REST and MCP). On an empty database it creates workspace default and prints an API key once.",
   },
   { commands: ["migrate"], usage: "memoryd migrate [--json]", summary: "Brings the database schema up to date (serve does this too)." },
+  {
+    commands: ["backup"],
+    usage: "memoryd backup FILE [--data-dir DIR | --url http://127.0.0.1:8787] [--json]",
+    summary:
+      "Writes a consistent snapshot of the embedded database; with --url, from the running server (admin token in MEMORYD_ADMIN_TOKEN). PostgreSQL: use pg_dump.",
+  },
+  { commands: ["restore"], usage: "memoryd restore FILE --data-dir DIR [--json]", summary: "Creates a data directory from a backup; the directory must not hold a database." },
   { commands: ["workspaces create"], usage: "memoryd workspaces create SLUG [--credits N] [--json]", summary: "Creates a workspace; fails (exit 1) if the slug exists." },
   { commands: ["workspaces list"], usage: "memoryd workspaces list [--json]", summary: "Lists workspaces with their credits and live fact counts." },
   {

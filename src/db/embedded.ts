@@ -74,6 +74,11 @@ export async function openEmbedded(dataDir: string, options: EmbeddedOptions = {
     async notify(channel, payload) {
       await pg.query("SELECT pg_notify($1, $2)", [channel, payload]);
     },
+    async snapshot() {
+      // A checkpoint first: the tarball then holds every committed change in the data files.
+      await pg.exec("CHECKPOINT");
+      return pg.dumpDataDir("gzip");
+    },
     async close() {
       try {
         await pg.close();

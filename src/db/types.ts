@@ -23,5 +23,10 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   listen(channel: string, onNotify: NotifyHandler): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * The embedded database only: a consistent gzipped tarball of the whole data directory, taken
+   * between two statements of the one connection, so every committed transaction is in it.
+   */
+  snapshot?(): Promise<Blob>;
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from "../agents/service";
+import { takeBackup } from "../admin/backup";
 import { createKey, listKeys, revokeKey } from "../auth/keys";
 import {
   addTeamMember,
@@ -52,6 +53,16 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
 
   return new Elysia({ name: "admin" })
     .use(deps.pipeline)
+    // A consistent snapshot of the embedded database while it serves (PostgreSQL: 409, use pg_dump).
+    .get(
+      "/v1/admin/backup",
+      async () => {
+        const backup = await takeBackup(db);
+        const name = `memoryd-${new Date().toISOString().replace(/[:.]/g, "-")}.tar.gz`;
+        return new Response(backup, { headers: { "content-type": "application/gzip", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" } });
+      },
+      admin,
+    )
     .get("/v1/admin/workspaces", async ({ set }) => ok(set, { workspaces: await listWorkspaces(db) }), admin)
     .post(
       "/v1/admin/workspaces",

@@ -40,6 +40,7 @@ const ERROR_CODES = {
   conversation_busy: 409,
   idempotency_key_reused: 409,
   already_exists: 409,
+  backup_unsupported: 409,
   payload_too_large: 413,
   validation_error: 422,
   rate_limited: 429,
@@ -193,6 +194,13 @@ export function openApiDocument(): Record<string, unknown> {
       get: operation({ summary: "Poll an answer (4.5)", auth: "key", scope: "answers.write", path: ["answer_id"], query: GetAnswerQuery, ok: { status: 200, schema: "Answer" } }),
     },
     "/v1/mcp": { post: operation({ summary: "MCP tool server (stateless Streamable HTTP, JSON-RPC 2.0)", auth: "key", ok: { status: 200 } }) },
+    "/v1/admin/backup": {
+      get: operation({
+        summary: "A consistent snapshot of the embedded database (gzipped tar); 409 backup_unsupported on PostgreSQL",
+        auth: "admin",
+        ok: { status: 200, contentType: "application/gzip", description: "the data directory as a gzipped tarball, for memoryd restore" },
+      }),
+    },
     "/v1/admin/workspaces": {
       get: operation({ summary: "Workspaces", auth: "admin", ok: { status: 200 } }),
       post: operation({ summary: "Create a workspace", auth: "admin", body: "CreateWorkspaceRequest", ok: { status: 201 } }),
