@@ -9,6 +9,7 @@ import { startServer } from "../server";
 import { UsageError } from "./args";
 import { ADMIN_COMMANDS } from "./admin-commands";
 import { BACKUP_COMMANDS } from "./backup-commands";
+import { DOCTOR_COMMANDS } from "./doctor-command";
 import { MEMORY_COMMANDS } from "./memory-commands";
 import { integerArg, positional, requireFlag, withDb, type Command } from "./shared";
 
@@ -162,6 +163,7 @@ export const COMMANDS: Record<string, Command> = {
   ...MEMORY_COMMANDS,
   ...ADMIN_COMMANDS,
   ...BACKUP_COMMANDS,
+  ...DOCTOR_COMMANDS,
 };
 
 export function findCommand(positionals: string[]): Command | undefined {

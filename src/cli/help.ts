@@ -24,6 +24,11 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     summary:
       "Writes a consistent snapshot of the embedded database; with --url, from the running server (admin token in MEMORYD_ADMIN_TOKEN). PostgreSQL: use pg_dump.",
   },
+  {
+    commands: ["doctor"],
+    usage: "memoryd doctor [--data-dir DIR | --database-url URL | --url http://127.0.0.1:8787] [--json]",
+    summary: "Prints the database and version, migrations, the answer queue, counts, the data-directory lock and (with --url) the server's index memory.",
+  },
   { commands: ["restore"], usage: "memoryd restore FILE --data-dir DIR [--json]", summary: "Creates a data directory from a backup; the directory must not hold a database." },
   { commands: ["workspaces create"], usage: "memoryd workspaces create SLUG [--credits N] [--json]", summary: "Creates a workspace; fails (exit 1) if the slug exists." },
   { commands: ["workspaces list"], usage: "memoryd workspaces list [--json]", summary: "Lists workspaces with their credits and live fact counts." },

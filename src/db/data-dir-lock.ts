@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
@@ -13,7 +13,7 @@ const LOCK_NAME = "memoryd.lock";
 /** Beside the lock, not in it: proper-lockfile removes the lock directory with rmdir. */
 const OWNER_FILE = "memoryd.owner.json";
 
-interface Owner {
+export interface Owner {
   pid: number;
   hostname: string;
   started_at: string;
@@ -35,6 +35,24 @@ function readOwner(ownerPath: string): Owner | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Who holds a data directory's lock, without taking it: the owner while its lock is fresh (its
+ * holder touches it every few seconds), else null.
+ */
+export function dataDirHolder(dataDir: string): Owner | null {
+  const lockPath = join(dataDir, LOCK_NAME);
+  let touchedMsAgo: number;
+  try {
+    touchedMsAgo = Date.now() - statSync(lockPath).mtimeMs;
+  } catch {
+    return null;
+  }
+  const owner = readOwner(join(dataDir, OWNER_FILE));
+  if (touchedMsAgo > STALE_MS) return null;
+  if (owner !== null && owner.hostname === hostname() && !processAlive(owner.pid)) return null;
+  return owner ?? { pid: 0, hostname: "unknown", started_at: "unknown" };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from "../agents/service";
 import { takeBackup } from "../admin/backup";
+import { serviceStatus } from "../admin/status";
 import { createKey, listKeys, revokeKey } from "../auth/keys";
 import {
   addTeamMember,
@@ -53,6 +54,7 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
 
   return new Elysia({ name: "admin" })
     .use(deps.pipeline)
+    .get("/v1/admin/status", async ({ set }) => ok(set, await serviceStatus(db, index.stats())), admin)
     // A consistent snapshot of the embedded database while it serves (PostgreSQL: 409, use pg_dump).
     .get(
       "/v1/admin/backup",

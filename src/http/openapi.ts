@@ -194,6 +194,9 @@ export function openApiDocument(): Record<string, unknown> {
       get: operation({ summary: "Poll an answer (4.5)", auth: "key", scope: "answers.write", path: ["answer_id"], query: GetAnswerQuery, ok: { status: 200, schema: "Answer" } }),
     },
     "/v1/mcp": { post: operation({ summary: "MCP tool server (stateless Streamable HTTP, JSON-RPC 2.0)", auth: "key", ok: { status: 200 } }) },
+    "/v1/admin/status": {
+      get: operation({ summary: "The database, migrations, answer queue, counts and this process's index memory (memoryd doctor)", auth: "admin", ok: { status: 200 } }),
+    },
     "/v1/admin/backup": {
       get: operation({
         summary: "A consistent snapshot of the embedded database (gzipped tar); 409 backup_unsupported on PostgreSQL",
