@@ -28,6 +28,8 @@ export async function restoreBackup(dataDir: string, backup: Blob): Promise<void
   if (existsSync(join(dir, "pgdata")) && readdirSync(join(dir, "pgdata")).length > 0) {
     throw new ApiError("already_exists", 409, `${dir} already holds a database; restore into an empty data directory`);
   }
+  const magic = new Uint8Array(await backup.slice(0, 2).arrayBuffer());
+  if (magic[0] !== 0x1f || magic[1] !== 0x8b) throw new ApiError("validation_error", 422, "this file is not a memoryd backup (a gzipped tarball from memoryd backup)");
   const db = await openEmbedded(dir, { template: backup });
   try {
     // Reading it back proves the tarball was a database.

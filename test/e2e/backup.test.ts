@@ -86,6 +86,12 @@ describe("backup and restore [embedded]", () => {
     const restoredDir = join(tempDir("memoryd-e2e-restored-offline-"), "data");
     await cliOk(["restore", file, "--data-dir", restoredDir]);
     expect(await cliOk(["workspaces", "list", "--data-dir", restoredDir])).toContain("default");
+    // Anything else is refused before a data directory is made of it.
+    const notBackup = join(tempDir("memoryd-e2e-not-backup-"), "notes.txt");
+    await Bun.write(notBackup, "not a backup");
+    const refused = await runCli(["restore", notBackup, "--data-dir", join(tempDir("memoryd-e2e-restore-refused-"), "data")]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("not a memoryd backup");
   });
 
   test("on PostgreSQL the CLI points to pg_dump instead", async () => {
