@@ -104,7 +104,7 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
     // What the user stated is captured alongside the model call, not before it: the first delta
     // does not wait for a write. The packet above was built before, so the run does not quote
     // the user back to themselves as "memory".
-    const statements = statementsIn(run.input);
+    const statements = await statementsIn(run.input);
     const capturing =
       statements.length === 0
         ? Promise.resolve()

@@ -1,7 +1,6 @@
 import { sortableId } from "../ids";
 import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
-import { analyzeFact } from "./analyze";
 import { claimKey, parseClaimKey } from "./claim-key";
 import { changedFact, changeSearchWords, isChangeStatement, type ChangeSide } from "./change";
 import { continuedClaim, relateFacts, restates } from "./relation";
@@ -52,6 +51,8 @@ export interface CaptureResult extends TeachResult {
  * milliseconds.
  */
 export async function captureFacts(db: Db, workspaceId: string, items: readonly CaptureItem[]): Promise<CaptureResult> {
+  // The capture rules load on the first capture, not when the server starts.
+  const { analyzeFact } = await import("./analyze");
   const team = await teamMemberNames(db, workspaceId);
   const analysed = items.map((item) => ({
     item,

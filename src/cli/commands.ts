@@ -5,7 +5,6 @@ import { openDatabase } from "../db/open";
 import { createLogger } from "../log";
 import { CreateKeyInput, WorkspaceSlug } from "../schema/auth";
 import { parseInput } from "../schema/validate";
-import { startServer } from "../server";
 import { UsageError } from "./args";
 import { ADMIN_COMMANDS } from "./admin-commands";
 import { BACKUP_COMMANDS } from "./backup-commands";
@@ -14,6 +13,8 @@ import { MEMORY_COMMANDS } from "./memory-commands";
 import { integerArg, positional, requireFlag, withDb, type Command } from "./shared";
 
 const serve: Command = async (_args, config, io) => {
+  // The server (HTTP, MCP and model SDKs) loads only for `serve`: other commands start without it.
+  const { startServer } = await import("../server");
   const log = createLogger(config.logLevel);
   const db = await openDatabase(config);
   let server;

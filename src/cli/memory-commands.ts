@@ -1,8 +1,6 @@
 import { createReadStream, existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import cliProgress from "cli-progress";
-import { importFacts } from "../capture/import";
-import { reclaimFacts } from "../capture/reclaim";
 import { findWorkspace } from "../auth/workspaces";
 import { refreshStatistics } from "../db/maintenance";
 import { exportFacts, forgetEndUser, setPinned } from "../memory/admin";
@@ -27,6 +25,8 @@ const factsImport: Command = (args, config, io) =>
       : undefined;
     bar?.start(totalLines, 0);
     const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
+    // The capture rules load only for the commands that capture: the others start without them.
+    const { importFacts } = await import("../capture/import");
     const result = await importFacts(db, workspace.id, lines, (p) => bar?.update(p.lines));
     bar?.update(result.lines);
     bar?.stop();
@@ -65,6 +65,7 @@ const factsReclaim: Command = (args, config, io) =>
   withDb(config, async (db) => {
     const workspace = await findWorkspace(db, requireFlag(args, "workspace"));
     const dryRun = args.dryRun;
+    const { reclaimFacts } = await import("../capture/reclaim");
     const report = await reclaimFacts(db, workspace.id, { dryRun });
     if (args.json) io.out(JSON.stringify({ ...report, dry_run: dryRun }));
     else {

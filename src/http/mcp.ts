@@ -1,15 +1,4 @@
-import {
-  createMcpHandler,
-  isLegacyRequest,
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type CallToolResult,
-  type McpHttpHandler,
-  type McpRequestContext,
-  WebStandardStreamableHTTPServerTransport,
-} from "@modelcontextprotocol/server";
+import type { CallToolResult, McpHttpHandler, McpRequestContext, Server } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
 import pkg from "../../package.json";
 import type { AnswerEngine } from "../answers/engine";
@@ -34,6 +23,18 @@ const PREFERRED_PROTOCOL_VERSION = "2025-06-18";
  */
 const TOOL_LIST_TTL_MS = 300_000;
 
+type Sdk = typeof import("@modelcontextprotocol/server");
+let sdkLoading: Promise<Sdk> | null = null;
+
+/**
+ * The MCP SDK loads on the first MCP request, not at start: a server that is never asked over
+ * MCP, and every CLI command, skip its module graph (a fifth of the start-up time).
+ */
+function loadSdk(): Promise<Sdk> {
+  sdkLoading ??= import("@modelcontextprotocol/server");
+  return sdkLoading;
+}
+
 interface McpDeps {
   db: Db;
   index: FactIndexes;
@@ -48,8 +49,8 @@ function toolError(error: ApiError): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }
 
-function buildServer(deps: McpDeps, auth: AuthContext): Server {
-  const server = new Server(
+function buildServer(sdk: Sdk, deps: McpDeps, auth: AuthContext): Server {
+  const server = new sdk.Server(
     { name: "memoryd", version: pkg.version },
     { capabilities: { tools: {} }, cacheHints: { "tools/list": { ttlMs: TOOL_LIST_TTL_MS, cacheScope: "private" } } },
   );
@@ -57,7 +58,7 @@ function buildServer(deps: McpDeps, auth: AuthContext): Server {
   server.setRequestHandler("tools/list", async () => ({ tools: toolsFor(auth.scopes) }));
   server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
+    if (!tool) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
     try {
       if (tool.scope !== null && !auth.scopes.includes(tool.scope)) {
         throw new ApiError("scope_missing", 403, `this API key lacks the scope ${tool.scope} needed by ${tool.name}`, { scope: tool.scope });
@@ -93,10 +94,10 @@ function challengeMissingScope(config: Config, request: Request, auth: AuthConte
 }
 
 /** Asks for our preferred version when a 2025-era client's is one we do not speak (the SDK would pick its newest). */
-function preferProtocolVersion(message: unknown): void {
+function preferProtocolVersion(sdk: Sdk, message: unknown): void {
   if (message === null || typeof message !== "object" || (message as { method?: unknown }).method !== "initialize") return;
   const params = (message as { params?: { protocolVersion?: unknown } }).params;
-  if (params && typeof params.protocolVersion === "string" && !SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)) {
+  if (params && typeof params.protocolVersion === "string" && !sdk.SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)) {
     params.protocolVersion = PREFERRED_PROTOCOL_VERSION;
   }
 }
@@ -113,23 +114,23 @@ interface McpServing {
   authOf: WeakMap<Request, AuthContext>;
 }
 
-function mcpServing(deps: McpDeps): McpServing {
+function mcpServing(sdk: Sdk, deps: McpDeps): McpServing {
   const authOf = new WeakMap<Request, AuthContext>();
   const factory = (ctx: McpRequestContext): Server => {
     const auth = ctx.requestInfo === undefined ? undefined : authOf.get(ctx.requestInfo);
     if (auth === undefined) throw new Error("an MCP request reached the SDK without its authentication");
-    return buildServer(deps, auth);
+    return buildServer(sdk, deps, auth);
   };
-  const modern = createMcpHandler(factory, {
+  const modern = sdk.createMcpHandler(factory, {
     legacy: "reject",
     onerror: (error) => deps.log.debug("mcp request refused", { error: error.message }),
   });
   return { modern, authOf };
 }
 
-async function serveLegacy(deps: McpDeps, request: Request, auth: AuthContext, parsedBody: unknown): Promise<Response> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  const server = buildServer(deps, auth);
+async function serveLegacy(sdk: Sdk, deps: McpDeps, request: Request, auth: AuthContext, parsedBody: unknown): Promise<Response> {
+  const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = buildServer(sdk, deps, auth);
   await server.connect(transport);
   const response = await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
   // The JSON response is complete once returned; closing frees the per-request server.
@@ -137,7 +138,8 @@ async function serveLegacy(deps: McpDeps, request: Request, auth: AuthContext, p
   return response;
 }
 
-async function handleMcp(deps: McpDeps, serving: McpServing, request: Request, auth: AuthContext): Promise<Response> {
+async function handleMcp(deps: McpDeps, servingOf: (sdk: Sdk) => McpServing, request: Request, auth: AuthContext): Promise<Response> {
+  const sdk = await loadSdk();
   const text = await readBodyText(request);
   let parsedBody: unknown;
   try {
@@ -156,10 +158,11 @@ async function handleMcp(deps: McpDeps, serving: McpServing, request: Request, a
     );
   }
   challengeMissingScope(deps.config, request, auth, parsedBody);
-  preferProtocolVersion(parsedBody);
+  preferProtocolVersion(sdk, parsedBody);
   const forwarded = new Request(request.url, { method: "POST", headers: request.headers, body: text });
-  const legacy = parsedBody === undefined || (await isLegacyRequest(forwarded, parsedBody));
-  if (legacy) return serveLegacy(deps, forwarded, auth, parsedBody);
+  const legacy = parsedBody === undefined || (await sdk.isLegacyRequest(forwarded, parsedBody));
+  if (legacy) return serveLegacy(sdk, deps, forwarded, auth, parsedBody);
+  const serving = servingOf(sdk);
   serving.authOf.set(forwarded, auth);
   return serving.modern.fetch(forwarded, { parsedBody });
 }
@@ -171,7 +174,9 @@ export function mcpRoutes(deps: McpDeps & { pipeline: RequestPipeline }) {
       allow: "POST",
     });
   };
-  const serving = mcpServing(deps);
+  // The modern handler is built once, with the SDK, on the first request that needs it.
+  let serving: McpServing | null = null;
+  const servingOf = (sdk: Sdk): McpServing => (serving ??= mcpServing(sdk, deps));
   return new Elysia({ name: "mcp" })
     .use(deps.pipeline)
     // The Origin check comes before authentication: a page from a foreign origin learns nothing.
@@ -180,7 +185,7 @@ export function mcpRoutes(deps: McpDeps & { pipeline: RequestPipeline }) {
         throw new ApiError("forbidden_origin", 403, "requests from this Origin are not allowed (DNS-rebinding protection)");
       }
     })
-    .post("/v1/mcp", ({ auth, request }) => handleMcp(deps, serving, request, auth), { auth: "any-scope", parse: "none" })
+    .post("/v1/mcp", ({ auth, request }) => handleMcp(deps, servingOf, request, auth), { auth: "any-scope", parse: "none" })
     .get("/v1/mcp", notAllowed)
     .delete("/v1/mcp", notAllowed);
 }

@@ -12,6 +12,6 @@ test.each([
   ["Hi there, thanks", []],
   ["the weather outside today", []],
   ["Ana's manager is Tom.", ["Ana's manager is Tom."]],
-] as const)("statementsIn(%j)", (message, expected) => {
-  expect(statementsIn(message)).toEqual([...expected]);
+] as const)("statementsIn(%j)", async (message, expected) => {
+  expect(await statementsIn(message)).toEqual([...expected]);
 });
