@@ -1,6 +1,9 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value, type ValueError } from "@sinclair/typebox/value";
+// The string formats our schemas use ("date-time"): the same validators the HTTP routes have,
+// registered here so every caller of parseInput (CLI commands that never load the server) has them.
+import "elysia/type-system/format";
 import { ApiError } from "../errors";
 import type { FieldIssue } from "./errors";
 
