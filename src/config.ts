@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { parseCidr } from "./net/proxies";
+import { parseCidr } from "./net/cidr";
 import { redactUrlCredentials } from "./redact";
 import { allowedValues } from "./schema/validate";
 

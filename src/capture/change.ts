@@ -14,11 +14,14 @@ import {
   CHANGE_MARKERS,
   CHANGE_VERBS,
   DAYS,
+  FIRST_PERSON_SINGULAR,
   FUNCTION_WORDS,
   HEDGE_WORDS,
+  NOT_A_STATE,
   NOT_TOPICS,
   PERSON_NOUNS,
   PLACE_PREPOSITIONS,
+  QUESTION_WORDS,
   TIME_UNITS,
   VALUE_SHAPES,
 } from "./rules/lexicon";
@@ -33,7 +36,6 @@ export interface ChangeSide {
   claim: Claim | null;
 }
 
-const FIRST_PERSON: ReadonlySet<string> = new Set(["i", "my", "me", "mine", "myself"]);
 
 /** Longer facts are narratives or chat turns, not statements of one state. */
 const MAX_TOKENS = 24;
@@ -88,10 +90,7 @@ function speakersEnd(tokens: readonly Token[]): number {
   return at;
 }
 
-const QUESTION_WORDS: ReadonlySet<string> = new Set(["what", "who", "how", "why", "when", "where", "which", "whose"]);
 
-/** Words that make the older fact a wish, a plan or an ability rather than a state a change can end. */
-const NOT_A_STATE: ReadonlySet<string> = new Set(["can", "ca", "could", "will", "wo", "'ll", "would", "wait", "want", "try"]);
 
 /** Whether a fact says that something changed, and does not hedge, ask or merely add. */
 export function isChangeStatement(text: string): boolean {
@@ -245,7 +244,7 @@ export function explainChange(newer: ChangeSide, older: ChangeSide): string | nu
     content: topicOf(tokens, new Set()),
     words,
     shapes: shapesOf(tokens),
-    firstPerson: tokens.some((t) => FIRST_PERSON.has(t.lower)),
+    firstPerson: tokens.some((t) => FIRST_PERSON_SINGULAR.has(t.lower)),
     names: namesOf(side, tokens),
   });
   const n = compared(newer, newTokens, new Set(newTokens.map((t) => t.lower)));
@@ -284,7 +283,7 @@ function subjectWords(side: ChangeSide, tokens: readonly Token[]): Set<string> {
   }
   // Facts about an end user are compared within that end user's scope only, and "I prefer
   // morning meetings" is the speaker's whatever the sentence's topic phrase: one subject.
-  if (side.subjectType === "end_user" || FIRST_PERSON.has(tokens[at]?.lower ?? "")) return new Set(["<speaker>"]);
+  if (side.subjectType === "end_user" || FIRST_PERSON_SINGULAR.has(tokens[at]?.lower ?? "")) return new Set(["<speaker>"]);
   const subject = side.claim?.subject ?? side.subject;
   return new Set(
     subject

@@ -11,7 +11,8 @@ import type { Metrics } from "../metrics";
 import type { Scope } from "../schema/auth";
 import { callerOf } from "../service";
 import { issuerOf, MCP_PATH, withResourceMetadata } from "../oauth/metadata";
-import { forwardedClient, parseCidr, rememberClient, rememberedClient, type Cidr } from "../net/proxies";
+import { parseCidr, type Cidr } from "../net/cidr";
+import { forwardedClient, rememberClient, rememberedClient } from "../net/proxies";
 import { corsHeaders, corsOrigin, preflightHeaders } from "./cors";
 
 type HeaderBag = Record<string, string | number>;

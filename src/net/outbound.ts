@@ -10,6 +10,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import { inRanges, parseCidr, type Cidr } from "./cidr";
 
 export interface OutboundOptions {
   /** Private and loopback addresses (and plain http to them) allowed: development and tests only. */
@@ -66,31 +67,27 @@ async function checkDestination(url: URL, allowPrivate: boolean): Promise<void> 
   if (inner !== undefined) throw new OutboundError(`${host} is a private, loopback or link-local address (${inner}); memoryd fetches only public addresses`);
 }
 
-/** Blocks of addresses that are not on the public internet (IPv4 and IPv6, IPv4-mapped included). */
-const PRIVATE_V4: readonly [number, number][] = [
-  [0x00000000, 8], // "this network"
-  [0x0a000000, 8], // 10/8
-  [0x64400000, 10], // 100.64/10 carrier-grade NAT
-  [0x7f000000, 8], // loopback
-  [0xa9fe0000, 16], // link-local (cloud metadata at 169.254.169.254)
-  [0xac100000, 12], // 172.16/12
-  [0xc0000000, 24], // 192.0.0/24 protocol assignments
-  [0xc0a80000, 16], // 192.168/16
-  [0xc6120000, 15], // 198.18/15 benchmarking
-  [0xe0000000, 3], // multicast and reserved
-];
+/** Blocks of addresses that are not on the public internet (IPv4-mapped IPv6 counts as IPv4). */
+const PRIVATE_RANGES: readonly Cidr[] = [
+  "0.0.0.0/8", // "this network"
+  "10.0.0.0/8",
+  "100.64.0.0/10", // carrier-grade NAT
+  "127.0.0.0/8", // loopback
+  "169.254.0.0/16", // link-local (cloud metadata at 169.254.169.254)
+  "172.16.0.0/12",
+  "192.0.0.0/24", // protocol assignments
+  "192.168.0.0/16",
+  "198.18.0.0/15", // benchmarking
+  "224.0.0.0/3", // multicast and reserved
+  "::/128",
+  "::1/128",
+  "fc00::/7", // unique local
+  "fe80::/10", // link-local
+  "ff00::/8", // multicast
+].map((range) => parseCidr(range)!);
 
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/iu.exec(address);
-  const v4 = mapped?.[1] ?? (isIP(address) === 4 ? address : null);
-  if (v4 !== null) {
-    const n = v4.split(".").reduce((acc, part) => acc * 256 + Number(part), 0);
-    return PRIVATE_V4.some(([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)));
-  }
-  const lower = address.toLowerCase();
-  if (lower === "::" || lower === "::1") return true;
-  // fc00::/7 unique local, fe80::/10 link-local, ff00::/8 multicast.
-  return /^f[cd]/u.test(lower) || /^fe[89ab]/u.test(lower) || lower.startsWith("ff");
+  return inRanges(address, PRIVATE_RANGES);
 }
 
 async function readBounded(response: Response, maxBytes: number): Promise<string> {

@@ -196,9 +196,9 @@ test("on a phone-sized screen the app still lays out, and signing out ends the s
   console.log(`screenshots: ${shots}`);
 });
 
-test("a person allows an MCP client on the consent page and the client calls tools with what was granted", async () => {
+/** The application's redirect target on loopback: it records what the browser brings back. */
+function redirectTarget(): { callback: ReturnType<typeof Bun.serve>; received: URL[] } {
   const received: URL[] = [];
-  // The application's redirect target: it records what the browser brings back.
   const callback = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -207,6 +207,11 @@ test("a person allows an MCP client on the consent page and the client calls too
       return new Response("<p>You can close this window.</p>", { headers: { "content-type": "text/html" } });
     },
   });
+  return { callback, received };
+}
+
+test("a person allows an MCP client on the consent page and the client calls tools with what was granted", async () => {
+  const { callback, received } = redirectTarget();
   try {
     expect(server.secret).toMatch(/^ak_test_/);
     const provider = new MemoryOAuthProvider(`http://127.0.0.1:${callback.port}/callback`);
@@ -238,15 +243,7 @@ test("a person allows an MCP client on the consent page and the client calls too
 });
 
 test("a client identified by its metadata document completes authorization in the browser", async () => {
-  const received: URL[] = [];
-  const callback = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req) {
-      received.push(new URL(req.url));
-      return new Response("<p>You can close this window.</p>", { headers: { "content-type": "text/html" } });
-    },
-  });
+  const { callback, received } = redirectTarget();
   const redirect = `http://127.0.0.1:${callback.port}/callback`;
   const docs = documentServer((origin) => ({
     "/connector.json": [200, JSON.stringify({ client_id: `${origin}/connector.json`, client_name: "Document Connector", redirect_uris: [redirect] })],

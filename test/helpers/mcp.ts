@@ -1,6 +1,10 @@
+import { afterAll, beforeAll } from "bun:test";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Db } from "../../src/db/types";
+import { answersHarness, type AnswersHarness } from "./answers";
+import { createFakeAnthropic, type FakeAnthropic } from "./fake-anthropic";
 
 /** The stateless revision: no initialize, a `_meta` envelope on every request. */
 export const MODERN = "2026-07-28";
@@ -73,4 +77,37 @@ export async function rpc(
     json = text;
   }
   return { status: res.status, headers: res.headers, json };
+}
+
+/** An answers harness listening on loopback with a fake Anthropic behind it, for MCP clients. */
+export interface ServedOverHttp {
+  fake: FakeAnthropic;
+  harness: AnswersHarness;
+  base: string;
+  /** Closes the client with the suite. */
+  closeLater<T extends { close(): Promise<void> }>(client: T): T;
+}
+
+/** Registers the suite's hooks: started before its tests, stopped (clients first) after them. */
+export function servedOverHttp(get: () => { db: Db }): ServedOverHttp {
+  const clients: { close(): Promise<void> }[] = [];
+  const served = {
+    closeLater: <T extends { close(): Promise<void> }>(client: T): T => {
+      clients.push(client);
+      return client;
+    },
+  } as ServedOverHttp;
+  beforeAll(async () => {
+    served.fake = createFakeAnthropic();
+    served.harness = await answersHarness(get().db, { anthropicUrl: served.fake.url });
+    served.harness.app.listen({ port: 0, hostname: "127.0.0.1" });
+    served.base = `http://127.0.0.1:${served.harness.app.server!.port}`;
+  });
+  afterAll(async () => {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    await served.harness.app.stop(true);
+    await served.harness.stop();
+    await served.fake.stop();
+  });
+  return served;
 }

@@ -5,46 +5,25 @@
  * default 2025 mode) and by raw JSON-RPC for what a well-behaved client never sends.
  * Authentication, scopes, the Origin check and tool results are the same in both eras.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/client";
 import Ajv from "ajv";
 import pkg from "../../package.json";
 import type { Scope } from "../../src/schema/auth";
 import { call, makeKey, type TestKey } from "../helpers/app";
-import { answersHarness, type AnswersHarness } from "../helpers/answers";
 import { describeEachDb } from "../helpers/databases";
-import { createFakeAnthropic, type FakeAnthropic } from "../helpers/fake-anthropic";
-import { connectMcpV2, MODERN, modernBody, rpc } from "../helpers/mcp";
+import { connectMcpV2, MODERN, modernBody, rpc, servedOverHttp } from "../helpers/mcp";
 
 setDefaultTimeout(60_000);
 
 const ALL_TOOLS = ["whoami", "search_memory", "get_memory_context", "teach_memory", "ask_worker", "wait_for_answer"];
 
 describeEachDb("MCP 2026-07-28 beside the 2025 revisions (SDK v2 client + raw JSON-RPC)", (get) => {
-  let fake: FakeAnthropic;
-  let h: AnswersHarness;
-  let base: string;
-  const clients: Client[] = [];
+  const served = servedOverHttp(get);
 
-  beforeAll(async () => {
-    fake = createFakeAnthropic();
-    h = await answersHarness(get().db, { anthropicUrl: fake.url });
-    h.app.listen({ port: 0, hostname: "127.0.0.1" });
-    base = `http://127.0.0.1:${h.app.server!.port}`;
-  });
-  afterAll(async () => {
-    await Promise.allSettled(clients.map((c) => c.close()));
-    await h.app.stop(true);
-    await h.stop();
-    await fake.stop();
-  });
-
-  const connect = async (key: TestKey, mode?: Parameters<typeof connectMcpV2>[2]): Promise<Client> => {
-    const client = await connectMcpV2(base, key.secret, mode);
-    clients.push(client);
-    return client;
-  };
-  const rest = (key: TestKey, method: string, path: string, body?: unknown) => call(h.app, method, path, { key: key.secret, body });
+  const connect = async (key: TestKey, mode?: Parameters<typeof connectMcpV2>[2]): Promise<Client> =>
+    served.closeLater(await connectMcpV2(served.base, key.secret, mode));
+  const rest = (key: TestKey, method: string, path: string, body?: unknown) => call(served.harness.app, method, path, { key: key.secret, body });
 
   test("pinned to 2026-07-28, the v2 client lists the tools with output schemas and calls all six", async () => {
     const key = await makeKey(get().db);
@@ -73,7 +52,7 @@ describeEachDb("MCP 2026-07-28 beside the 2025 revisions (SDK v2 client + raw JS
     expect(searched).toEqual((await rest(key, "POST", "/v1/memory/search", { query: "what does billing run on" })).json.data);
     const packet = await tool("get_memory_context", { query: "billing database" });
     expect(packet.rendered).toContain("Postgres 16");
-    fake.enqueue({ text: "Billing runs on Postgres 16." });
+    served.fake.enqueue({ text: "Billing runs on Postgres 16." });
     const answer = await tool("ask_worker", { input: "What does billing run on?", timeout_seconds: 30 });
     expect(answer).toMatchObject({ status: "completed", output_text: "Billing runs on Postgres 16." });
     expect(await tool("wait_for_answer", { answer_id: answer.answer_id })).toEqual(answer);
@@ -107,7 +86,7 @@ describeEachDb("MCP 2026-07-28 beside the 2025 revisions (SDK v2 client + raw JS
 
   test("server/discover names the modern revision and the tools capability", async () => {
     const key = await makeKey(get().db);
-    const res = await rpc(base, modernBody("server/discover", {}, 3), { key: key.secret, headers: modernHeaders("server/discover") });
+    const res = await rpc(served.base, modernBody("server/discover", {}, 3), { key: key.secret, headers: modernHeaders("server/discover") });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ jsonrpc: "2.0", id: 3, result: { capabilities: { tools: {} } } });
     const result = res.json.result as { supportedVersions: string[]; serverInfo?: { name: string; version: string } };
@@ -117,7 +96,7 @@ describeEachDb("MCP 2026-07-28 beside the 2025 revisions (SDK v2 client + raw JS
 
   test("tools/list on 2026-07-28 carries resultType and the caching hints: private to the key, five minutes", async () => {
     const key = await makeKey(get().db);
-    const res = await rpc(base, modernBody("tools/list", {}, "l"), { key: key.secret, headers: modernHeaders("tools/list") });
+    const res = await rpc(served.base, modernBody("tools/list", {}, "l"), { key: key.secret, headers: modernHeaders("tools/list") });
     expect(res.status).toBe(200);
     expect(res.json.id).toBe("l");
     expect(res.json.result).toMatchObject({ resultType: "complete", ttlMs: 300_000, cacheScope: "private" });
@@ -126,7 +105,7 @@ describeEachDb("MCP 2026-07-28 beside the 2025 revisions (SDK v2 client + raw JS
 
   test("protocol errors on 2026-07-28 echo the request id with the revision's codes", async () => {
     const key = await makeKey(get().db);
-    const send = (body: unknown, headers: Record<string, string>) => rpc(base, body, { key: key.secret, headers });
+    const send = (body: unknown, headers: Record<string, string>) => rpc(served.base, body, { key: key.secret, headers });
     // No _meta envelope: invalid params.
     const bare = await send({ jsonrpc: "2.0", id: 11, method: "tools/list", params: {} }, modernHeaders("tools/list"));
     expect(bare.json).toMatchObject({ jsonrpc: "2.0", id: 11, error: { code: -32602 } });
@@ -151,10 +130,10 @@ describeEachDb("MCP 2026-07-28 beside the 2025 revisions (SDK v2 client + raw JS
 
   test("authentication and the Origin check come first in both eras", async () => {
     const key = await makeKey(get().db);
-    const anonymous = await rpc(base, modernBody("tools/list", {}, 1), { headers: modernHeaders("tools/list") });
+    const anonymous = await rpc(served.base, modernBody("tools/list", {}, 1), { headers: modernHeaders("tools/list") });
     expect(anonymous.status).toBe(401);
     expect(anonymous.json.error.code).toBe("api_key_invalid");
-    const foreign = await rpc(base, modernBody("tools/list", {}, 1), { key: key.secret, headers: { ...modernHeaders("tools/list"), origin: "https://evil.example" } });
+    const foreign = await rpc(served.base, modernBody("tools/list", {}, 1), { key: key.secret, headers: { ...modernHeaders("tools/list"), origin: "https://evil.example" } });
     expect(foreign.status).toBe(403);
     expect(foreign.json.error.code).toBe("forbidden_origin");
   });

@@ -3,7 +3,7 @@
  * `Client` + `StreamableHTTPClientTransport` (the way users configure theirs: URL plus an auth
  * header) and raw JSON-RPC over fetch for what a well-behaved client never sends.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import pkg from "../../package.json";
@@ -12,10 +12,8 @@ import { changeCredits, findWorkspace } from "../../src/auth/workspaces";
 import { captureFacts } from "../../src/capture/pipeline";
 import type { Scope } from "../../src/schema/auth";
 import { awayFromWindowEdge, call, makeKey, type TestKey } from "../helpers/app";
-import { answersHarness, type AnswersHarness } from "../helpers/answers";
 import { describeEachDb } from "../helpers/databases";
-import { createFakeAnthropic, type FakeAnthropic } from "../helpers/fake-anthropic";
-import { connectMcp, resultJson, rpc } from "../helpers/mcp";
+import { connectMcp, resultJson, rpc, servedOverHttp } from "../helpers/mcp";
 
 setDefaultTimeout(60_000);
 
@@ -31,29 +29,9 @@ const initializeBody = (protocolVersion: string, id: number | string = 1) => ({
 });
 
 describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
-  let fake: FakeAnthropic;
-  let h: AnswersHarness;
-  let base: string;
-  const clients: Client[] = [];
+  const served = servedOverHttp(get);
 
-  beforeAll(async () => {
-    fake = createFakeAnthropic();
-    h = await answersHarness(get().db, { anthropicUrl: fake.url });
-    h.app.listen({ port: 0, hostname: "127.0.0.1" });
-    base = `http://127.0.0.1:${h.app.server!.port}`;
-  });
-  afterAll(async () => {
-    await Promise.allSettled(clients.map((c) => c.close()));
-    await h.app.stop(true);
-    await h.stop();
-    await fake.stop();
-  });
-
-  const connect = async (key: TestKey): Promise<Client> => {
-    const client = await connectMcp(base, key.secret);
-    clients.push(client);
-    return client;
-  };
+  const connect = async (key: TestKey): Promise<Client> => served.closeLater(await connectMcp(served.base, key.secret));
 
   /** A successful tool call: not an error, and its text is exactly its structuredContent. */
   const tool = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> => {
@@ -76,7 +54,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     return body;
   };
 
-  const rest = (key: TestKey, method: string, path: string, body?: unknown) => call(h.app, method, path, { key: key.secret, body });
+  const rest = (key: TestKey, method: string, path: string, body?: unknown) => call(served.harness.app, method, path, { key: key.secret, body });
   const teachRest = (key: TestKey, texts: string[], extra: Record<string, unknown> = {}) =>
     rest(key, "POST", "/v1/memory/facts", { facts: texts.map((text) => ({ text })), ...extra });
   const answerCount = async (workspace: string): Promise<number> => {
@@ -240,7 +218,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     const key = await makeKey(get().db);
     await teachRest(key, ["The billing service runs on Postgres 16."]);
     const client = await connect(key);
-    fake.enqueue({ text: "Billing runs on Postgres 16." });
+    served.fake.enqueue({ text: "Billing runs on Postgres 16." });
     const answer = await tool(client, "ask_worker", { input: "What does billing run on?", conversation_id: "mcp-thread", timeout_seconds: 30 });
     expect(answer).toEqual({
       answer_id: expect.stringMatching(/^ans_/),
@@ -255,13 +233,13 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     expect(viaRest.status).toBe(200);
     expect(answer).toEqual(viaRest.json.data);
     expect(await tool(client, "wait_for_answer", { answer_id: answer.answer_id })).toEqual(viaRest.json.data);
-    expect(JSON.stringify(fake.requests.at(-1)?.body.system)).toContain("The billing service runs on Postgres 16.");
+    expect(JSON.stringify(served.fake.requests.at(-1)?.body.system)).toContain("The billing service runs on Postgres 16.");
   });
 
   test("a run that fails comes back whole: status failed with its error code, and sources", async () => {
     const key = await makeKey(get().db);
     const client = await connect(key);
-    fake.enqueue({ error: { status: 400, type: "invalid_request_error", message: "fake says no" } });
+    served.fake.enqueue({ error: { status: 400, type: "invalid_request_error", message: "served.fake says no" } });
     const failed = await tool(client, "ask_worker", { input: "Will this fail?", timeout_seconds: 30 });
     expect(failed).toMatchObject({ status: "failed", output_text: "", error: { code: expect.any(String), message: expect.any(String) } });
     expect(failed.sources).toEqual(expect.any(Array));
@@ -320,7 +298,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
   test("conversation_busy: 409 while the conversation's previous message is still answering", async () => {
     const key = await makeKey(get().db);
     const client = await connect(key);
-    fake.enqueue({ text: "slow answer", chunks: 3, delayMs: 500 });
+    served.fake.enqueue({ text: "slow answer", chunks: 3, delayMs: 500 });
     const first = await tool(client, "ask_worker", { input: "Take your time?", conversation_id: "busy", timeout_seconds: 0 });
     expect(first).toEqual({ answer_id: expect.stringMatching(/^ans_/), status: "queued" });
     const busy = await toolError(client, "ask_worker", { input: "Another?", conversation_id: "busy", timeout_seconds: 0 });
@@ -328,14 +306,14 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     expect(busy.message).toContain("busy");
     const done = await tool(client, "wait_for_answer", { answer_id: first.answer_id, timeout_seconds: 30 });
     expect(done).toMatchObject({ status: "completed", output_text: "slow answer" });
-    fake.enqueue({ text: "now free" });
+    served.fake.enqueue({ text: "now free" });
     const after = await tool(client, "ask_worker", { input: "Now?", conversation_id: "busy", timeout_seconds: 30 });
     expect(after).toMatchObject({ status: "completed", output_text: "now free", conversation_id: "busy" });
   });
 
   test("not_found: 404 for another workspace's answer and for an unknown id", async () => {
     const owner = await makeKey(get().db);
-    fake.enqueue({ text: "mine" });
+    served.fake.enqueue({ text: "mine" });
     const mine = await tool(await connect(owner), "ask_worker", { input: "Whose answer is this?", timeout_seconds: 30 });
     expect(mine.status).toBe("completed");
     const stranger = await connect(await makeKey(get().db));
@@ -348,7 +326,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
   test("idempotency_key: same arguments -> the same answer_id and one run; a different question -> idempotency_key_reused", async () => {
     const key = await makeKey(get().db);
     const client = await connect(key);
-    fake.enqueue({ text: "The roadmap has three themes.", chunks: 2, delayMs: 300 });
+    served.fake.enqueue({ text: "The roadmap has three themes.", chunks: 2, delayMs: 300 });
     const args = { input: "Summarise the roadmap?", idempotency_key: "req-1", timeout_seconds: 0 };
     const first = await tool(client, "ask_worker", args);
     expect(first).toEqual({ answer_id: expect.stringMatching(/^ans_/), status: "queued" });
@@ -358,7 +336,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     expect(finished).toMatchObject({ answer_id: first.answer_id, status: "completed", output_text: "The roadmap has three themes." });
     expect(await tool(client, "ask_worker", { ...args, timeout_seconds: 5 })).toEqual(finished);
     expect(await answerCount(key.workspace)).toBe(1);
-    expect(fake.requests.filter((r) => JSON.stringify(r.body.messages).includes("Summarise the roadmap?"))).toHaveLength(1);
+    expect(served.fake.requests.filter((r) => JSON.stringify(r.body.messages).includes("Summarise the roadmap?"))).toHaveLength(1);
     const reused = await toolError(client, "ask_worker", { ...args, input: "Something else entirely?" });
     expect(reused).toMatchObject({ error: "idempotency_key_reused", http_status: 409 });
     const otherConversation = await toolError(client, "ask_worker", { ...args, conversation_id: "elsewhere" });
@@ -373,7 +351,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     const key = await makeKey(get().db);
     await teachRest(key, ["The quarterly report is due on Friday."]);
     const client = await connect(key);
-    fake.enqueue({ text: "It is due on Friday.", chunks: 3, delayMs: 1000 });
+    served.fake.enqueue({ text: "It is due on Friday.", chunks: 3, delayMs: 1000 });
     const started = Date.now();
     const timedOut = await tool(client, "ask_worker", { input: "When is the quarterly report due?", timeout_seconds: 1 });
     const elapsed = Date.now() - started;
@@ -391,7 +369,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
   test("timeout_seconds 0 returns {answer_id, status: queued} at once; the run still completes", async () => {
     const key = await makeKey(get().db);
     const client = await connect(key);
-    fake.enqueue({ text: "Eventually.", chunks: 2, delayMs: 800 });
+    served.fake.enqueue({ text: "Eventually.", chunks: 2, delayMs: 800 });
     const started = Date.now();
     const queued = await tool(client, "ask_worker", { input: "Are you quick?", timeout_seconds: 0 });
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -445,7 +423,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
   // HTTP level and raw JSON-RPC
 
   test("the SDK client sees HTTP 401 for a bad key", async () => {
-    const bad = connectMcp(base, "ak_test_000000000000000000000000000000000000");
+    const bad = connectMcp(served.base, "ak_test_000000000000000000000000000000000000");
     const error = await bad.then(
       () => undefined,
       (e: unknown) => e,
@@ -456,15 +434,15 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
 
   test("missing, wrong, revoked and expired keys: HTTP 401 with {error:{code,message}} before any JSON-RPC", async () => {
     const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
-    const missing = await rpc(base, ping);
-    const wrong = await rpc(base, ping, { key: "ak_test_not_a_real_key_at_all_0000000000" });
-    const garbage = await rpc(base, ping, { key: "nonsense" });
+    const missing = await rpc(served.base, ping);
+    const wrong = await rpc(served.base, ping, { key: "ak_test_not_a_real_key_at_all_0000000000" });
+    const garbage = await rpc(served.base, ping, { key: "nonsense" });
     const revokedKey = await makeKey(get().db);
-    expect((await rpc(base, ping, { key: revokedKey.secret })).status).toBe(200);
+    expect((await rpc(served.base, ping, { key: revokedKey.secret })).status).toBe(200);
     await revokeKey(get().db, revokedKey.id);
-    const revoked = await rpc(base, ping, { key: revokedKey.secret });
+    const revoked = await rpc(served.base, ping, { key: revokedKey.secret });
     const expiredKey = await makeKey(get().db, { expiresAt: new Date(Date.now() - 60_000).toISOString() });
-    const expired = await rpc(base, ping, { key: expiredKey.secret });
+    const expired = await rpc(served.base, ping, { key: expiredKey.secret });
     const cases: [typeof missing, string][] = [
       [missing, "api_key_invalid"],
       [wrong, "api_key_invalid"],
@@ -485,15 +463,15 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
     const statuses: number[] = [];
     for (let batch = 0; batch < 4; batch++) {
-      const results = await Promise.all(Array.from({ length: 30 }, () => rpc(base, ping, { key: key.secret })));
+      const results = await Promise.all(Array.from({ length: 30 }, () => rpc(served.base, ping, { key: key.secret })));
       statuses.push(...results.map((r) => r.status));
     }
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    const over = await rpc(base, ping, { key: key.secret });
+    const over = await rpc(served.base, ping, { key: key.secret });
     expect(over.status).toBe(429);
     expect(over.json).toEqual({ error: { code: "rate_limited", message: expect.any(String), details: expect.any(Object) } });
     expect(over.headers.get("retry-after")).toBeTruthy();
-    const viaSdk = await connectMcp(base, key.secret).then(
+    const viaSdk = await connectMcp(served.base, key.secret).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -502,13 +480,13 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
 
   test("unknown method -> -32601; unknown tool -> -32602", async () => {
     const key = await makeKey(get().db);
-    const unknownMethod = await rpc(base, { jsonrpc: "2.0", id: 7, method: "resources/list" }, { key: key.secret });
+    const unknownMethod = await rpc(served.base, { jsonrpc: "2.0", id: 7, method: "resources/list" }, { key: key.secret });
     expect(unknownMethod.status).toBe(200);
     expect(unknownMethod.json).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32601 } });
-    const made = await rpc(base, { jsonrpc: "2.0", id: 8, method: "made/up" }, { key: key.secret });
+    const made = await rpc(served.base, { jsonrpc: "2.0", id: 8, method: "made/up" }, { key: key.secret });
     expect(made.json).toMatchObject({ jsonrpc: "2.0", id: 8, error: { code: -32601 } });
     const unknownTool = await rpc(
-      base,
+      served.base,
       { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "delete_everything", arguments: {} } },
       { key: key.secret },
     );
@@ -519,7 +497,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
 
   test("tools/call over raw JSON-RPC: content text plus structuredContent", async () => {
     const key = await makeKey(get().db, { scopes: ["memory.read"] });
-    const res = await rpc(base, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "whoami", arguments: {} } }, { key: key.secret });
+    const res = await rpc(served.base, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "whoami", arguments: {} } }, { key: key.secret });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     const result = res.json.result;
@@ -531,18 +509,18 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
   test("malformed JSON and non-JSON-RPC bodies: a clear JSON-RPC error with a 4xx, never a 500", async () => {
     const key = await makeKey(get().db);
     for (const body of ["{not json", "", "null", "42", '{"hello":"world"}', '{"jsonrpc":"2.0","id":1}']) {
-      const res = await rpc(base, body, { key: key.secret });
+      const res = await rpc(served.base, body, { key: key.secret });
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
       expect(res.json).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number), message: expect.any(String) } });
     }
-    const malformed = await rpc(base, "{not json", { key: key.secret });
+    const malformed = await rpc(served.base, "{not json", { key: key.secret });
     expect(malformed.json.error.code).toBe(-32700);
   });
 
   test("a JSON-RPC batch with two initialize requests: 400 with a JSON-RPC error", async () => {
     const key = await makeKey(get().db);
-    const res = await rpc(base, [initializeBody("2025-06-18", 1), initializeBody("2025-06-18", 2)], { key: key.secret });
+    const res = await rpc(served.base, [initializeBody("2025-06-18", 1), initializeBody("2025-06-18", 2)], { key: key.secret });
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.any(String) } });
   });
@@ -550,7 +528,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
   test("an empty JSON-RPC batch []: a JSON-RPC Invalid Request error with a 4xx", async () => {
     // JSON-RPC 2.0: an empty array is an invalid request and MUST get one error response.
     const key = await makeKey(get().db);
-    const res = await rpc(base, [], { key: key.secret });
+    const res = await rpc(served.base, [], { key: key.secret });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.json).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.any(String) } });
@@ -562,7 +540,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
       { jsonrpc: "2.0", id: 1, method: "ping" },
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
     ];
-    const res = await rpc(base, batch, { key: key.secret });
+    const res = await rpc(served.base, batch, { key: key.secret });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.json).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number), message: expect.any(String) } });
@@ -572,7 +550,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     const key = await makeKey(get().db);
     for (const method of ["GET", "DELETE"]) {
       for (const secret of [key.secret, undefined]) {
-        const res = await rpc(base, undefined, { method, ...(secret ? { key: secret } : {}) });
+        const res = await rpc(served.base, undefined, { method, ...(secret ? { key: secret } : {}) });
         expect(res.status).toBe(405);
         expect(res.headers.get("allow")).toBe("POST");
         expect(res.json).toEqual({ error: { code: "method_not_allowed", message: expect.any(String) } });
@@ -583,15 +561,15 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
   test("Origin: a foreign page is refused with 403; loopback origins are accepted", async () => {
     const key = await makeKey(get().db);
     const init = initializeBody("2025-06-18");
-    const evil = await rpc(base, init, { key: key.secret, headers: { origin: "http://evil.example" } });
+    const evil = await rpc(served.base, init, { key: key.secret, headers: { origin: "http://evil.example" } });
     expect(evil.status).toBe(403);
     expect(evil.json).toEqual({ error: { code: "forbidden_origin", message: expect.any(String) } });
-    const evilNoKey = await rpc(base, init, { headers: { origin: "http://evil.example" } });
+    const evilNoKey = await rpc(served.base, init, { headers: { origin: "http://evil.example" } });
     expect(evilNoKey.status).toBe(403);
-    const rebinding = await rpc(base, init, { key: key.secret, headers: { origin: "http://evil.example.com", host: "evil.example.com" } });
+    const rebinding = await rpc(served.base, init, { key: key.secret, headers: { origin: "http://evil.example.com", host: "evil.example.com" } });
     expect(rebinding.status).toBe(403);
     for (const origin of ["http://localhost:1234", "http://127.0.0.1:5173", "http://[::1]:8080"]) {
-      const res = await rpc(base, init, { key: key.secret, headers: { origin } });
+      const res = await rpc(served.base, init, { key: key.secret, headers: { origin } });
       expect({ origin, status: res.status }).toEqual({ origin, status: 200 });
       expect(res.json.result.protocolVersion).toBe("2025-06-18");
     }
@@ -600,7 +578,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
   test("initialize echoes every supported protocol version; an unsupported one gets 2025-06-18", async () => {
     const key = await makeKey(get().db);
     for (const version of PROTOCOL_VERSIONS) {
-      const res = await rpc(base, initializeBody(version), { key: key.secret });
+      const res = await rpc(served.base, initializeBody(version), { key: key.secret });
       expect(res.status).toBe(200);
       expect(res.json).toMatchObject({
         jsonrpc: "2.0",
@@ -609,7 +587,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
       });
     }
     for (const version of ["1999-01-01", "2099-12-31"]) {
-      const res = await rpc(base, initializeBody(version), { key: key.secret });
+      const res = await rpc(served.base, initializeBody(version), { key: key.secret });
       expect(res.status).toBe(200);
       expect(res.json.result.protocolVersion).toBe("2025-06-18");
     }
@@ -617,14 +595,14 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
 
   test("notifications/initialized -> 202 with no body; ping -> {}", async () => {
     const key = await makeKey(get().db);
-    const res = await fetch(new URL("/v1/mcp", base), {
+    const res = await fetch(new URL("/v1/mcp", served.base), {
       method: "POST",
       headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
     });
     expect(res.status).toBe(202);
     expect(await res.text()).toBe("");
-    const ping = await rpc(base, { jsonrpc: "2.0", id: "p", method: "ping" }, { key: key.secret });
+    const ping = await rpc(served.base, { jsonrpc: "2.0", id: "p", method: "ping" }, { key: key.secret });
     expect(ping.json).toEqual({ jsonrpc: "2.0", id: "p", result: {} });
   });
 });

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { forwardedClient, inRanges, parseCidr, type Cidr } from "../../src/net/proxies";
+import { inRanges, parseCidr, type Cidr } from "../../src/net/cidr";
+import { forwardedClient } from "../../src/net/proxies";
 
 const ranges = (...texts: string[]): Cidr[] => texts.map((t) => parseCidr(t)!);
 const headers = (h: Record<string, string>): Headers => new Headers(h);

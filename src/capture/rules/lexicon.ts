@@ -245,3 +245,12 @@ export const NOT_TOPICS: ReadonlySet<string> = words(`
   be have do get make say want go new just still going these days since more lot thing way time
   good great much well really sure look forward see life stuff people world feel
 `);
+
+/** The speaker, in the first person singular: "I prefer morning meetings" is about whoever said it. */
+export const FIRST_PERSON_SINGULAR: ReadonlySet<string> = words("i my me mine myself");
+
+/** Words that open a question even without its question mark ("how to switch …"). */
+export const QUESTION_WORDS: ReadonlySet<string> = words("what who how why when where which whose");
+
+/** Words that make a fact a wish, a plan or an ability rather than a state a change can end ("ca" and "wo" are "can't" and "won't" split). */
+export const NOT_A_STATE: ReadonlySet<string> = words("can ca could will wo 'll would wait want try");
