@@ -14,6 +14,7 @@ import { factStream, makeCast, makeQueries, makeQuestions, type Cast, type Synth
 export type ScenarioName =
   | "healthz"
   | "baseline"
+  | "whoami"
   | "search"
   | "context"
   | "teach"
@@ -142,6 +143,14 @@ function makeScenario(spec: LoadSpec, cast: Cast): Scenario {
       };
     case "baseline":
       return { build: (i) => ({ path: "/search", headers: json, body: searchBody(i) }), check: checkSearch };
+    case "whoami":
+      return {
+        build: (_i, key) => ({ path: "/v1/whoami", method: "GET", headers: auth(key) }),
+        check: async (res) => {
+          const text = await res.text();
+          return res.status === 200 ? { ok: true } : { ok: false, error: `${res.status} ${text.slice(0, 200)}` };
+        },
+      };
     case "search":
       return { build: (i, key) => ({ path: "/v1/memory/search", headers: { ...json, ...auth(key) }, body: searchBody(i) }), check: checkSearch };
     case "context":

@@ -18,8 +18,21 @@ export interface FlatQuery {
   values: unknown[];
 }
 
-/** Inlines nested fragments so the drivers see one plain template. */
-export function flatten(strings: readonly string[], values: readonly unknown[]): FlatQuery {
+/**
+ * Flattened templates by their text. The drivers key per-statement caches by the identity of the
+ * strings array (postgres.js keeps an origin Error for each one it sees, forever), so the same
+ * query text must always arrive as the same array. Bounded: a query built from a varying number
+ * of fragments has one shape per count.
+ */
+const flattened = new Map<string, TemplateStringsArray>();
+const FLATTENED_MAX = 4096;
+
+/**
+ * Inlines nested fragments so the drivers see one plain template. A template without fragments is
+ * passed through as it is (its strings array is the call site's own, the same on every call).
+ */
+export function flatten(strings: TemplateStringsArray | readonly string[], values: readonly unknown[]): FlatQuery {
+  if (!values.some((value) => value instanceof Fragment) && "raw" in strings) return { strings, values: [...values] };
   const outStrings: string[] = [strings[0] ?? ""];
   const outValues: unknown[] = [];
   values.forEach((value, i) => {
@@ -37,5 +50,12 @@ export function flatten(strings: readonly string[], values: readonly unknown[]):
       outStrings.push(tail);
     }
   });
-  return { strings: Object.assign(outStrings, { raw: [...outStrings] }) as unknown as TemplateStringsArray, values: outValues };
+  const text = outStrings.join("\u0000");
+  let shared = flattened.get(text);
+  if (shared === undefined) {
+    if (flattened.size >= FLATTENED_MAX) flattened.clear();
+    shared = Object.assign(outStrings, { raw: [...outStrings] }) as unknown as TemplateStringsArray;
+    flattened.set(text, shared);
+  }
+  return { strings: shared, values: outValues };
 }

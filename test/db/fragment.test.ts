@@ -24,3 +24,14 @@ test("a template without fragments is unchanged", () => {
   expect([...flat.strings]).toEqual(["SELECT ", ", ", ""]);
   expect(flat.values).toEqual([1, "two"]);
 });
+
+test("the same query text always reaches the driver as the same strings array, with or without fragments", () => {
+  // postgres.js keeps an entry per strings array it sees: a new array per call would grow forever.
+  const plain = (n: number) => query`SELECT ${n}`;
+  expect(plain(1).strings).toBe(plain(2).strings);
+  const composed = (n: number) => query`SELECT id FROM facts WHERE ${fragment`kind = ${n}`} LIMIT ${n}`;
+  const [first, second] = [composed(1), composed(2)];
+  expect(first.strings).toBe(second.strings);
+  expect(second.values).toEqual([2, 2]);
+  expect(query`SELECT id FROM facts WHERE ${fragment`kind = ${1} AND true`} LIMIT ${1}`.strings).not.toBe(first.strings);
+});

@@ -1,6 +1,6 @@
 import type { FactKind } from "../../schema/memory";
 import { KINDS, LIVE, INFERRED, QUESTION, SENSITIVE, TEAM, TF_BITS, type FactIndex, type Postings } from "./fact-index";
-import { termsOf, trigramsOf, trigramSimilarity, wordsOf } from "./terms";
+import { termsOf, TrigramProbe, trigramsOf, trigramSimilarity } from "./terms";
 
 /**
  * The ranking function's parameters as one table, chosen on the development sets by
@@ -99,7 +99,8 @@ export interface QueryPlan {
   hasTerms: boolean;
   groups: TermGroup[];
   namedSubjects: Set<number>;
-  trigrams: string[] | null;
+  /** The query's trigrams for the phrasing re-score; null when the query is too long to have phrasing. */
+  trigrams: TrigramProbe | null;
 }
 
 const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -132,7 +133,7 @@ export function planQuery(index: FactIndex, query: string): QueryPlan {
       if (terms.every((t, j) => sequence[i + j] === t && planned.has(t))) namedSubjects.add(subject);
     }
   }
-  return { hasTerms: sequence.length > 0, groups, namedSubjects, trigrams: query.length <= PHRASING_MAX_QUERY ? [...trigramsOf(query)] : null };
+  return { hasTerms: sequence.length > 0, groups, namedSubjects, trigrams: query.length <= PHRASING_MAX_QUERY ? new TrigramProbe(trigramsOf(query)) : null };
 }
 
 function expand(index: FactIndex, word: string): string[] {
@@ -441,23 +442,9 @@ function rescore(index: FactIndex, plan: QueryPlan, p: RankingParams, ranked: nu
   if (plan.trigrams === null || p.phrasing === 0) return ranked.slice(0, limit);
   const head = ranked.slice(0, p.rerankDepth);
   const final = new Map<number, number>();
-  for (const ord of head) final.set(ord, score[ord]! + p.phrasing * phrasingShare(plan.trigrams, index.texts[ord]!));
+  for (const ord of head) final.set(ord, score[ord]! + p.phrasing * plan.trigrams.shareIn(index.texts[ord]!));
   head.sort((a, b) => (better(index, final, a, b) ? -1 : 1));
   return [...head, ...ranked.slice(p.rerankDepth)].slice(0, limit);
-}
-
-/**
- * The share of the query's trigrams that the text holds (pg_trgm word similarity, simplified).
- * The text's words are laid out padded as trigramsOf pads them ("  cat   dog "), so a trigram of
- * the text is a substring of that line; the substrings that straddle two words ("t  ", "   ") have
- * shapes no padded trigram has. Searching that line costs far less than building the text's set.
- */
-export function phrasingShare(query: readonly string[], text: string): number {
-  if (query.length === 0) return 0;
-  const padded = wordsOf(text).map((word) => `  ${word} `).join("");
-  let shared = 0;
-  for (const t of query) if (padded.includes(t)) shared += 1;
-  return shared / query.length;
 }
 
 /** The latest visible facts (recorded time, then id): for queries without terms and the about_actor fill. */

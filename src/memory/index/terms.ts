@@ -94,6 +94,112 @@ export function trigramsOf(text: string, into: Set<string> = new Set()): Set<str
   return into;
 }
 
+const SPACE = 0x20;
+/** ASCII letters and digits as a bit table (the fast path of isWordCode). */
+const ASCII_WORD = Uint32Array.from({ length: 4 }, (_, w) => {
+  let bits = 0;
+  for (let bit = 0; bit < 32; bit++) if (isWordCode(w * 32 + bit)) bits |= 1 << bit;
+  return bits;
+});
+/** The bit table's size: 4,096 bits, so a query's few dozen trigrams fill about 1% of it. */
+/** A trigram of three UTF-16 units as one exact number (48 bits). */
+const trigramCode = (a: number, b: number, c: number): number => a * 2 ** 32 + b * 2 ** 16 + c;
+const trigramHash = (a: number, b: number, c: number): number => Math.imul(Math.imul(a, 0x9e3779b1) ^ b, 0x85ebca6b) ^ c;
+
+/**
+ * A query's trigrams compiled to answer "what share of them does this text hold" in one pass over
+ * the text: the text's padded trigrams (as trigramsOf forms them) are rolled over its words as
+ * numbers and looked up in an open-addressing table of the query's. No string is built per text,
+ * which matters because the phrasing re-score runs on every search.
+ */
+export class TrigramProbe {
+  readonly size: number;
+  /** Trigram codes by hash slot (-1: empty), at most a quarter full so probes stay short. */
+  private readonly keys: Float64Array;
+  private readonly mask: number;
+  /** Bit (b << 7 | c) set: some trigram ends in the ASCII pair b, c. Turns most windows away unlooked-up. */
+  private readonly endings = new Uint32Array(1 << 9);
+  /** When each slot's trigram was last counted (`stamp` of the text). */
+  private readonly seenIn: Uint32Array;
+  private stamp = 0;
+
+  constructor(trigrams: Iterable<string>) {
+    const distinct = [...new Set(trigrams)].filter((t) => t.length === 3);
+    let capacity = 16;
+    while (capacity < distinct.length * 4) capacity *= 2;
+    this.keys = new Float64Array(capacity).fill(-1);
+    this.mask = capacity - 1;
+    this.seenIn = new Uint32Array(capacity);
+    for (const t of distinct) {
+      const [a, b, c] = [t.charCodeAt(0), t.charCodeAt(1), t.charCodeAt(2)];
+      let slot = trigramHash(a, b, c) & this.mask;
+      while (this.keys[slot] !== -1) slot = (slot + 1) & this.mask;
+      this.keys[slot] = trigramCode(a, b, c);
+      if (b < 128 && c < 128) this.endings[(b << 2) | (c >>> 5)]! |= 1 << (c & 31);
+    }
+    this.size = distinct.length;
+  }
+
+  /** The share of the probe's trigrams the text holds (0 for an empty probe). */
+  shareIn(text: string): number {
+    if (this.size === 0) return 0;
+    const stamp = ++this.stamp;
+    const lower = text.toLowerCase();
+    const n = lower.length;
+    let shared = 0;
+    // The two units before the current one in the padded word ("  " at a word's start); `a`
+    // is -1 outside a word.
+    let a = -1;
+    let b = SPACE;
+    for (let i = 0; i < n; i++) {
+      const unit = lower.charCodeAt(i);
+      let word: boolean;
+      let width = 1;
+      if (unit < 128) word = (ASCII_WORD[unit >>> 5]! & (1 << (unit & 31))) !== 0;
+      else {
+        const code = lower.codePointAt(i)!;
+        if (code > 0xffff) width = 2;
+        word = isWordCode(code);
+      }
+      if (!word) {
+        // The closing space of a word's padding.
+        if (a >= 0) shared += this.take(a, b, SPACE, stamp);
+        a = -1;
+        continue;
+      }
+      if (a < 0) {
+        a = SPACE;
+        b = SPACE;
+      }
+      shared += this.take(a, b, unit, stamp);
+      a = b;
+      b = unit;
+      if (width === 2) {
+        const low = lower.charCodeAt(++i);
+        shared += this.take(a, b, low, stamp);
+        a = b;
+        b = low;
+      }
+    }
+    if (a >= 0) shared += this.take(a, b, SPACE, stamp);
+    return shared / this.size;
+  }
+
+  /** 1 when the trigram (a, b, c) is the probe's and not yet counted for this text, else 0. */
+  private take(a: number, b: number, c: number, stamp: number): number {
+    if (b < 128 && c < 128 && (this.endings[(b << 2) | (c >>> 5)]! & (1 << (c & 31))) === 0) return 0;
+    const code = trigramCode(a, b, c);
+    const keys = this.keys;
+    for (let slot = trigramHash(a, b, c) & this.mask; keys[slot] !== -1; slot = (slot + 1) & this.mask) {
+      if (keys[slot] !== code) continue;
+      if (this.seenIn[slot] === stamp) return 0;
+      this.seenIn[slot] = stamp;
+      return 1;
+    }
+    return 0;
+  }
+}
+
 /** pg_trgm's `similarity`: shared trigrams over the union of both sets. */
 export function trigramSimilarity(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let shared = 0;
