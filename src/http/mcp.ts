@@ -8,7 +8,7 @@ import type { Db } from "../db/types";
 import type { FactIndexes } from "../memory/index/registry";
 import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
-import { findTool, toolsFor, type ToolContext } from "../mcp/tools";
+import { findTool, toolsFor, type ToolDefinition } from "../mcp/tools";
 import { issuerOf, resourceMetadataUrl } from "../oauth/metadata";
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBodyText } from "./body";
 import { originAllowed } from "./origin";
@@ -49,27 +49,31 @@ function toolError(error: ApiError): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }
 
+/** One tool call under one key: its result, or the tool error the model reads. */
+async function callTool(deps: McpDeps, auth: AuthContext, tool: ToolDefinition, args: Record<string, unknown>): Promise<CallToolResult> {
+  try {
+    if (tool.scope !== null && !auth.scopes.includes(tool.scope)) {
+      throw new ApiError("scope_missing", 403, `this API key lacks the scope ${tool.scope} needed by ${tool.name}`, { scope: tool.scope });
+    }
+    const result = await tool.call({ db: deps.db, index: deps.index, engine: deps.engine, auth }, args);
+    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+  } catch (error) {
+    if (error instanceof ApiError) return toolError(error);
+    deps.log.error("tool failed", { tool: tool.name, error: error instanceof Error ? error.message : String(error) });
+    return toolError(internalError());
+  }
+}
+
 function buildServer(sdk: Sdk, deps: McpDeps, auth: AuthContext): Server {
   const server = new sdk.Server(
     { name: "memoryd", version: pkg.version },
     { capabilities: { tools: {} }, cacheHints: { "tools/list": { ttlMs: TOOL_LIST_TTL_MS, cacheScope: "private" } } },
   );
-  const ctx: ToolContext = { db: deps.db, index: deps.index, engine: deps.engine, auth };
   server.setRequestHandler("tools/list", async () => ({ tools: toolsFor(auth.scopes) }));
   server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);
     if (!tool) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
-    try {
-      if (tool.scope !== null && !auth.scopes.includes(tool.scope)) {
-        throw new ApiError("scope_missing", 403, `this API key lacks the scope ${tool.scope} needed by ${tool.name}`, { scope: tool.scope });
-      }
-      const result = await tool.call(ctx, request.params.arguments ?? {});
-      return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
-    } catch (error) {
-      if (error instanceof ApiError) return toolError(error);
-      deps.log.error("tool failed", { tool: tool.name, error: error instanceof Error ? error.message : String(error) });
-      return toolError(internalError());
-    }
+    return callTool(deps, auth, tool, request.params.arguments ?? {});
   });
   return server;
 }
@@ -107,7 +111,8 @@ function preferProtocolVersion(sdk: Sdk, message: unknown): void {
  * checks, its error codes) is the SDK's modern handler; the 2025 revisions keep the stateless
  * transport they had, answering with plain JSON rather than the SDK fallback's SSE, so existing
  * clients see exactly what they saw. Either way a server is built per request, with that
- * request's authentication.
+ * request's authentication — except for a plain 2025-era tool call (plainToolCall), answered
+ * directly.
  */
 interface McpServing {
   modern: McpHttpHandler;
@@ -138,6 +143,39 @@ async function serveLegacy(sdk: Sdk, deps: McpDeps, request: Request, auth: Auth
   return response;
 }
 
+/** A 2025-era `tools/call` of one of our tools that nothing about the request makes unusual. */
+interface PlainToolCall {
+  id: string | number;
+  tool: ToolDefinition;
+  args: Record<string, unknown>;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+
+/**
+ * The hot path of the tool server, a 2025-era `tools/call`, answered without building an SDK
+ * server and transport for it (they validate the whole result, a tenth of a search's cost). Only
+ * a request the SDK's transport would accept as it stands qualifies: both media types accepted,
+ * a JSON body that is one well-formed call of a known tool, a protocol version header absent or
+ * one the SDK serves. Anything else, every error included, goes through the SDK, so the wire
+ * stays the SDK's own.
+ */
+function plainToolCall(sdk: Sdk, request: Request, message: unknown): PlainToolCall | null {
+  const accept = request.headers.get("accept");
+  if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return null;
+  if (request.headers.get("content-type") !== "application/json") return null;
+  const version = request.headers.get("mcp-protocol-version");
+  if (version !== null && !sdk.SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  if (!isPlainObject(message) || message.jsonrpc !== "2.0" || message.method !== "tools/call") return null;
+  const { id, params } = message;
+  if (!(typeof id === "string" || (typeof id === "number" && Number.isInteger(id)))) return null;
+  if (!isPlainObject(params) || typeof params.name !== "string" || Object.keys(params).some((key) => key !== "name" && key !== "arguments")) return null;
+  const tool = findTool(params.name);
+  if (tool === undefined || !(params.arguments === undefined || isPlainObject(params.arguments))) return null;
+  return { id, tool, args: params.arguments ?? {} };
+}
+
 async function handleMcp(deps: McpDeps, servingOf: (sdk: Sdk) => McpServing, request: Request, auth: AuthContext): Promise<Response> {
   const sdk = await loadSdk();
   const text = await readBodyText(request);
@@ -159,8 +197,13 @@ async function handleMcp(deps: McpDeps, servingOf: (sdk: Sdk) => McpServing, req
   }
   challengeMissingScope(deps.config, request, auth, parsedBody);
   preferProtocolVersion(sdk, parsedBody);
+  const legacy = parsedBody === undefined || (await sdk.isLegacyRequest(request, parsedBody));
+  const call = legacy ? plainToolCall(sdk, request, parsedBody) : null;
+  if (call !== null) {
+    const result = await callTool(deps, auth, call.tool, call.args);
+    return Response.json({ result, jsonrpc: "2.0", id: call.id }, { headers: { "content-type": "application/json" } });
+  }
   const forwarded = new Request(request.url, { method: "POST", headers: request.headers, body: text });
-  const legacy = parsedBody === undefined || (await sdk.isLegacyRequest(forwarded, parsedBody));
   if (legacy) return serveLegacy(sdk, deps, forwarded, auth, parsedBody);
   const serving = servingOf(sdk);
   serving.authOf.set(forwarded, auth);

@@ -605,4 +605,28 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     const ping = await rpc(served.base, { jsonrpc: "2.0", id: "p", method: "ping" }, { key: key.secret });
     expect(ping.json).toEqual({ jsonrpc: "2.0", id: "p", result: {} });
   });
+
+  test("a plain tools/call answers exactly as the SDK's transport does (the direct path and the SDK agree)", async () => {
+    const key = await makeKey(get().db, { scopes: ["memory.read", "memory.write"] });
+    const reader = await makeKey(get().db, { workspace: key.workspace, scopes: ["memory.read"] });
+    await teachRest(key, ["Priya Raman manages the billing team.", "Billing deploys freeze on Fridays."]);
+    const calls: [TestKey, Record<string, unknown>][] = [
+      [key, { name: "search_memory", arguments: { query: "billing team", limit: 5 } }],
+      [key, { name: "whoami" }],
+      [key, { name: "get_memory_context", arguments: { query: "billing" } }],
+      [key, { name: "search_memory", arguments: { query: "" } }],
+      [key, { name: "search_memory", arguments: { query: "billing", limit: "many" } }],
+      [reader, { name: "teach_memory", arguments: { facts: [{ text: "Not stored." }] } }],
+    ];
+    for (const [caller, params] of calls) {
+      const body = { jsonrpc: "2.0", id: 7, method: "tools/call", params };
+      // The same call once as every client sends it and once with a media type parameter, which
+      // the direct path leaves to the SDK.
+      const direct = await rpc(served.base, body, { key: caller.secret });
+      const viaSdk = await rpc(served.base, body, { key: caller.secret, headers: { "content-type": "application/json; charset=utf-8" } });
+      expect([direct.status, direct.headers.get("content-type")]).toEqual([viaSdk.status, viaSdk.headers.get("content-type")]);
+      expect(direct.json).toEqual(viaSdk.json);
+      expect(direct.json.id).toBe(7);
+    }
+  });
 });
