@@ -220,24 +220,17 @@ const CHANGE_RULES: readonly ChangeRule[] = [
  * are facts of one scope (workspace and end user); the caller checks `isChangeStatement(newer)`.
  */
 export function explainChange(newer: ChangeSide, older: ChangeSide): string | null {
-  const newTokens = statementTokens(newer.text);
-  const oldTokens = statementTokens(older.text);
-  if (newTokens === null || oldTokens === null) return null;
-  // A feeling is not a state a later fact replaces.
-  if (oldTokens.some((t) => t.lemma === "feel")) return null;
-  // The claim rules read both as one attribute and kept them apart (another object, a refinement).
-  if (newer.claim && older.claim && newer.claim.subject === older.claim.subject && newer.claim.attribute === older.claim.attribute) return null;
-  const newSubject = subjectWords(newer, newTokens);
-  const oldSubject = subjectWords(older, oldTokens);
-  const oldVerbs = new Set(oldTokens.filter((t) => t.pos === "VERB").map((t) => t.lemma));
-  // "raised a $60M Series B" after "raised a $20M Series A": another event of the same kind.
-  if (newTokens.some((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma] !== undefined && oldVerbs.has(t.lemma))) return null;
-  const oldWords = new Set(oldTokens.map((t) => t.lower));
-  // "no longer a partner of Oracle" does not deny a partnership with AWS.
-  // What follows the negation is what it denies ("on Slack, not email" denies email).
-  const denial = newTokens.findIndex((t) => t.lower === "longer" || t.lower === "anymore" || t.lower === "not" || t.lower === "n't");
-  if (denial >= 0 && newTokens.slice(denial).some((t) => t.pos === "PROPN" && !newSubject.has(t.lower) && !oldWords.has(t.lower))) return null;
+  return changeReader(newer)?.(older) ?? null;
+}
 
+/**
+ * `explainChange` with the newer side read once: what the rules need of it (tokens, subject,
+ * topic, shapes) is the same for every candidate it is compared with. Null when it is no statement.
+ */
+function changeReader(newer: ChangeSide): ((older: ChangeSide) => string | null) | null {
+  const newTokens = statementTokens(newer.text);
+  if (newTokens === null) return null;
+  const newSubject = subjectWords(newer, newTokens);
   const compared = (side: ChangeSide, tokens: readonly Token[], words: ReadonlySet<string>): Compared => ({
     tokens,
     topic: topicOf(tokens, newSubject),
@@ -248,9 +241,26 @@ export function explainChange(newer: ChangeSide, older: ChangeSide): string | nu
     names: namesOf(side, tokens),
   });
   const n = compared(newer, newTokens, new Set(newTokens.map((t) => t.lower)));
-  const o = compared(older, oldTokens, oldWords);
-  const same = newer.subjectType === older.subjectType && sameSubject(newSubject, oldSubject);
-  return CHANGE_RULES.find((rule) => (same || !rule.sameSubject) && rule.replaces(n, o, same))?.name ?? null;
+  const denial = newTokens.findIndex((t) => t.lower === "longer" || t.lower === "anymore" || t.lower === "not" || t.lower === "n't");
+  return (older) => {
+    const oldTokens = statementTokens(older.text);
+    if (oldTokens === null) return null;
+    // A feeling is not a state a later fact replaces.
+    if (oldTokens.some((t) => t.lemma === "feel")) return null;
+    // The claim rules read both as one attribute and kept them apart (another object, a refinement).
+    if (newer.claim && older.claim && newer.claim.subject === older.claim.subject && newer.claim.attribute === older.claim.attribute) return null;
+    const oldSubject = subjectWords(older, oldTokens);
+    const oldVerbs = new Set(oldTokens.filter((t) => t.pos === "VERB").map((t) => t.lemma));
+    // "raised a $60M Series B" after "raised a $20M Series A": another event of the same kind.
+    if (newTokens.some((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma] !== undefined && oldVerbs.has(t.lemma))) return null;
+    const oldWords = new Set(oldTokens.map((t) => t.lower));
+    // "no longer a partner of Oracle" does not deny a partnership with AWS.
+    // What follows the negation is what it denies ("on Slack, not email" denies email).
+    if (denial >= 0 && newTokens.slice(denial).some((t) => t.pos === "PROPN" && !newSubject.has(t.lower) && !oldWords.has(t.lower))) return null;
+    const o = compared(older, oldTokens, oldWords);
+    const same = newer.subjectType === older.subjectType && sameSubject(newSubject, oldSubject);
+    return CHANGE_RULES.find((rule) => (same || !rule.sameSubject) && rule.replaces(n, o, same))?.name ?? null;
+  };
 }
 
 /**
@@ -259,9 +269,11 @@ export function explainChange(newer: ChangeSide, older: ChangeSide): string | nu
  */
 export function changedFact<T extends ChangeSide>(newer: ChangeSide, candidates: readonly T[]): T | null {
   if (!isChangeStatement(newer.text)) return null;
+  const against = changeReader(newer);
+  if (against === null) return null;
   let best: { fact: T; rank: number } | null = null;
   for (const fact of candidates) {
-    const rule = explainChange(newer, fact);
+    const rule = against(fact);
     const rank = rule === null ? -1 : CHANGE_RULES.findIndex((r) => r.name === rule);
     if (rank >= 0 && (best === null || rank < best.rank)) best = { fact, rank };
   }

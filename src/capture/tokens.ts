@@ -39,14 +39,22 @@ function tagger(): { nlp: WinkMethods; its: WinkMethods["its"] } {
   return loaded;
 }
 
-/** Recently tagged sentences: the rule passes of one fact ask for the same sentence several times. */
+/**
+ * Recently tagged sentences, least recently used first. A change statement is compared with up to
+ * fifty recent facts of its scope, and the next statement of the same scope meets most of them
+ * again: tagging is most of capture's CPU, so the cache holds a few thousand sentences (a few MB).
+ */
 const recent = new Map<string, readonly Token[]>();
-const RECENT_MAX = 64;
+const RECENT_MAX = 4096;
 
 /** Tokens of one sentence, tagged, with the fix-ups applied. */
 export function tokenize(sentence: string): readonly Token[] {
   const known = recent.get(sentence);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    recent.delete(sentence);
+    recent.set(sentence, known);
+    return known;
+  }
   const tagged = tag(sentence);
   if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
   recent.set(sentence, tagged);
