@@ -1,3 +1,4 @@
+import { fragment } from "../db/fragment";
 import type { Queryable } from "../db/types";
 import type { FactKind, Origin, SubjectType } from "../schema/memory";
 
@@ -112,12 +113,28 @@ export interface LiveStatement {
 }
 
 /**
+ * One end user's facts, or the workspace's own. Two shapes rather than `IS NOT DISTINCT FROM`,
+ * which no index serves: an end user's facts come from their own index (facts_live_end_user)
+ * instead of a walk through every live fact of the workspace.
+ */
+const endUserScope = (endUserId: string | null) => (endUserId === null ? fragment`end_user_id IS NULL` : fragment`end_user_id = ${endUserId}`);
+
+/**
+ * How many of a scope's latest short facts a change statement's candidates are looked for in.
+ * A word no recent fact holds would otherwise read every live fact of the scope (35 ms at 25k
+ * facts, seconds at a million) under the workspace's write lock, while every other writer of the
+ * workspace waits. A change to a state nobody mentioned in that long is left to the claim rules,
+ * which look claims up by key at any age.
+ */
+const CHANGE_WINDOW = 5_000;
+
+/**
  * The most recent live, short facts of one end user's scope (or the workspace's own, for null)
  * that contain one of these words: the candidates a change statement may replace.
  *
  * Trade-off: the words are matched as substrings, which no index serves, so this walks the
- * scope's live facts newest first (the live-recent index) until it has enough. It runs only for
- * the few facts that state a change, and the limit bounds what it returns, not what it reads.
+ * scope's live facts newest first (the live-recent index) until it has enough, reading at most
+ * CHANGE_WINDOW of them. It runs only for the few facts that state a change.
  */
 export async function liveStatementsMentioning(
   db: Queryable,
@@ -128,11 +145,15 @@ export async function liveStatementsMentioning(
 ): Promise<LiveStatement[]> {
   if (words.length === 0) return [];
   return db.sql<LiveStatement>`
-    SELECT id, text, subject, subject_type, claim_key, claim_value, claim_negated FROM facts
-     WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
-       AND end_user_id IS NOT DISTINCT FROM ${endUserId}
-       AND length(text) <= 240
-       AND EXISTS (SELECT 1 FROM unnest(${[...words]}::text[]) AS w(word) WHERE strpos(normalized, w.word) > 0)
+    SELECT id, text, subject, subject_type, claim_key, claim_value, claim_negated FROM (
+      SELECT id, text, normalized, subject, subject_type, claim_key, claim_value, claim_negated, recorded_at FROM facts
+       WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
+         AND ${endUserScope(endUserId)}
+         AND length(text) <= 240
+       ORDER BY recorded_at DESC, id DESC
+       LIMIT ${CHANGE_WINDOW}
+    ) recent
+     WHERE EXISTS (SELECT 1 FROM unnest(${[...words]}::text[]) AS w(word) WHERE strpos(normalized, w.word) > 0)
      ORDER BY recorded_at DESC, id DESC
      LIMIT ${limit}`;
 }
