@@ -21,14 +21,14 @@ export async function buildContext(ctx: ServiceContext, input: ContextRequest): 
   const filter = readFilter(index, v);
   const plan = planQuery(index, input.query);
   const pinned = pinnedFacts(index, filter, MAX_PINNED);
-  const seen = new Set(pinned.map((ord) => index.ids[ord]!));
+  const seen = new Set(pinned);
 
   const aboutActor: number[] = [];
   if (endUserId !== null) {
     const relevant = rankFacts(index, plan, filter, { limit: MAX_ABOUT_ACTOR, onlyEndUser: true, exclude: seen });
-    for (const ord of relevant) seen.add(index.ids[ord]!);
+    for (const ord of relevant) seen.add(ord);
     const recent = recentFacts(index, filter, { limit: MAX_ABOUT_ACTOR - relevant.length, onlyEndUser: true, exclude: seen });
-    for (const ord of recent) seen.add(index.ids[ord]!);
+    for (const ord of recent) seen.add(ord);
     aboutActor.push(...relevant, ...recent);
   }
 

@@ -157,7 +157,8 @@ export interface RankOptions {
   limit: number;
   /** Only facts about the named end user (the packet's about_actor layer). */
   onlyEndUser?: boolean;
-  exclude?: ReadonlySet<string>;
+  /** Ordinals already taken (a packet's earlier layers). */
+  exclude?: ReadonlySet<number>;
   now?: number;
   /** The ranking parameters; RANKING unless a bench tries others. */
   params?: RankingParams;
@@ -327,9 +328,10 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     p.recency * Math.exp(-(now - index.recordedAt[ord]!) / recencyMs) -
     ((flags[ord]! & QUESTION) !== 0 && lengthOf[ord]! <= QUESTION_MAX_TERMS ? p.question : 0);
   const onlyEndUser = options.onlyEndUser === true;
-  const exclude = options.exclude;
+  // An empty set is no test at all: most packets have no earlier layer.
+  const exclude = options.exclude !== undefined && options.exclude.size > 0 ? options.exclude : undefined;
   const accepts = (ord: number): boolean =>
-    isVisible(index, ord, filter) && (!onlyEndUser || index.endUserOf[ord]! >= 0) && (exclude === undefined || !exclude.has(index.ids[ord]!));
+    isVisible(index, ord, filter) && (!onlyEndUser || index.endUserOf[ord]! >= 0) && (exclude === undefined || !exclude.has(ord));
 
   const top = new TopK(Math.max(p.rerankDepth, options.limit), (a, b) => better(index, score, a, b));
   // The cursors in parallel arrays, bound order: the loop below runs once per fact proposed.
@@ -453,7 +455,7 @@ export function recentFacts(index: FactIndex, filter: ReadFilter, options: RankO
   const consider = (ord: number): void => {
     if (!isVisible(index, ord, filter)) return;
     if (options.onlyEndUser === true && index.endUserOf[ord]! < 0) return;
-    if (options.exclude?.has(index.ids[ord]!)) return;
+    if (options.exclude?.has(ord)) return;
     top.offer(ord);
   };
   if (options.onlyEndUser === true) {

@@ -234,7 +234,7 @@ describe("filters and options", () => {
     expect(texts(pinnedFacts(index, filterFor(index, { endUserId: "u2" }), 10))).toEqual([facts.pinned.text, facts.u2.text].sort());
   });
 
-  test("onlyEndUser keeps the named end user's facts; exclude drops the listed ids", () => {
+  test("onlyEndUser keeps the named end user's facts; exclude drops the listed ordinals", () => {
     const u1 = filterFor(index, { endUserId: "u1" });
     const plan = planQuery(index, "zebra prints");
     expect(texts(rankFacts(index, plan, u1, { limit: 100, onlyEndUser: true }))).toEqual([facts.u1.text, facts.u1b.text].sort());
@@ -243,7 +243,7 @@ describe("filters and options", () => {
     expect(recentFacts(index, filterFor(index), { limit: 100, onlyEndUser: true })).toEqual([]);
     expect(recentFacts(index, filterFor(index, { endUserId: "nobody" }), { limit: 100, onlyEndUser: true })).toEqual([]);
 
-    const exclude = new Set([facts.u1.id, facts.workspace.id]);
+    const exclude = new Set([index.ordinal(facts.u1.id)!, index.ordinal(facts.workspace.id)!]);
     const withExclude = texts(rankFacts(index, planQuery(index, "zebra"), u1, { limit: 100, exclude }));
     expect(withExclude).not.toContain(facts.u1.text);
     expect(withExclude).not.toContain(facts.workspace.text);
