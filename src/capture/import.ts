@@ -4,7 +4,12 @@ import { ImportLine } from "../schema/memory";
 import { parseInput } from "../schema/validate";
 import { captureFacts, type CaptureItem } from "./pipeline";
 
-const BATCH = 20;
+/**
+ * Lines captured per transaction. Each batch pays a fixed cost (team names, the lock, the live
+ * claims of its keys, the sequence, one insert): 200 a batch imports about 1.5x faster than 20,
+ * and larger batches gain nothing more (bench/import.ts).
+ */
+const BATCH = 200;
 
 export interface ImportProgress {
   lines: number;
