@@ -128,12 +128,14 @@ export class FactIndexes {
     const index = new FactIndex();
     const head = await readFactHead(this.db, workspaceId);
     if (head === null) return index;
-    let after = "";
+    // The next page is read while this one is indexed: the database and the tokeniser work at once.
+    let pending = loadLiveFacts(this.db, workspaceId, "", BUILD_PAGE);
     for (;;) {
-      const page = await loadLiveFacts(this.db, workspaceId, after, BUILD_PAGE);
+      const page = await pending;
+      const full = page.length === BUILD_PAGE;
+      if (full) pending = loadLiveFacts(this.db, workspaceId, page[page.length - 1]!.id, BUILD_PAGE);
       for (const fact of page) index.add(fact);
-      if (page.length < BUILD_PAGE) break;
-      after = page[page.length - 1]!.id;
+      if (!full) break;
     }
     index.seq = head.seq;
     // Only what was written while the pages were read: applied whole, however much it is.
