@@ -51,7 +51,7 @@ export const DATABASES: Record<string, DatabaseSpec> = {
       { slug: "gother", facts: 200_000, seed: "gother", keys: 5 },
     ],
   },
-  alone: { name: "memoryd_perf_alone", workspaces: [{ slug: "t0-20k", facts: 20_000, seed: GROW_SEED, keys: 400 }] },
+  alone: { name: "memoryd_perf_alone", workspaces: [{ slug: "t0-20k", facts: 20_000, seed: GROW_SEED, keys: 3000 }] },
 };
 
 export function databaseUrl(adminUrl: string, name: string): string {

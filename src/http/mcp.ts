@@ -176,6 +176,20 @@ function plainToolCall(sdk: Sdk, request: Request, message: unknown): PlainToolC
   return { id, tool, args: params.arguments ?? {} };
 }
 
+/**
+ * The JSON-RPC reply to a tool call. A result carries its data twice, as JSON text and as
+ * `structuredContent`; that text is the structured content's own serialisation, so it is
+ * written in place rather than serialising the data a second time.
+ */
+function toolCallReply(id: string | number, result: CallToolResult): string {
+  const [content] = result.content;
+  if (result.structuredContent === undefined || result.content.length !== 1 || content?.type !== "text") {
+    return JSON.stringify({ result, jsonrpc: "2.0", id });
+  }
+  const text = content.text;
+  return `{"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+}
+
 async function handleMcp(deps: McpDeps, servingOf: (sdk: Sdk) => McpServing, request: Request, auth: AuthContext): Promise<Response> {
   const sdk = await loadSdk();
   const text = await readBodyText(request);
@@ -200,8 +214,7 @@ async function handleMcp(deps: McpDeps, servingOf: (sdk: Sdk) => McpServing, req
   const legacy = parsedBody === undefined || (await sdk.isLegacyRequest(request, parsedBody));
   const call = legacy ? plainToolCall(sdk, request, parsedBody) : null;
   if (call !== null) {
-    const result = await callTool(deps, auth, call.tool, call.args);
-    return Response.json({ result, jsonrpc: "2.0", id: call.id }, { headers: { "content-type": "application/json" } });
+    return new Response(toolCallReply(call.id, await callTool(deps, auth, call.tool, call.args)), { headers: { "content-type": "application/json" } });
   }
   const forwarded = new Request(request.url, { method: "POST", headers: request.headers, body: text });
   if (legacy) return serveLegacy(sdk, deps, forwarded, auth, parsedBody);
