@@ -168,6 +168,7 @@ function plainToolCall(sdk: Sdk, request: Request, message: unknown): PlainToolC
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !sdk.SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
   if (!isPlainObject(message) || message.jsonrpc !== "2.0" || message.method !== "tools/call") return null;
+  if (Object.keys(message).some((key) => key !== "jsonrpc" && key !== "id" && key !== "method" && key !== "params")) return null;
   const { id, params } = message;
   if (!(typeof id === "string" || (typeof id === "number" && Number.isInteger(id)))) return null;
   if (!isPlainObject(params) || typeof params.name !== "string" || Object.keys(params).some((key) => key !== "name" && key !== "arguments")) return null;
