@@ -95,13 +95,6 @@ export function trigramsOf(text: string, into: Set<string> = new Set()): Set<str
 }
 
 const SPACE = 0x20;
-/** ASCII letters and digits as a bit table (the fast path of isWordCode). */
-const ASCII_WORD = Uint32Array.from({ length: 4 }, (_, w) => {
-  let bits = 0;
-  for (let bit = 0; bit < 32; bit++) if (isWordCode(w * 32 + bit)) bits |= 1 << bit;
-  return bits;
-});
-/** The bit table's size: 4,096 bits, so a query's few dozen trigrams fill about 1% of it. */
 /** A trigram of three UTF-16 units as one exact number (48 bits). */
 const trigramCode = (a: number, b: number, c: number): number => a * 2 ** 32 + b * 2 ** 16 + c;
 const trigramHash = (a: number, b: number, c: number): number => Math.imul(Math.imul(a, 0x9e3779b1) ^ b, 0x85ebca6b) ^ c;
@@ -117,8 +110,6 @@ export class TrigramProbe {
   /** Trigram codes by hash slot (-1: empty), at most a quarter full so probes stay short. */
   private readonly keys: Float64Array;
   private readonly mask: number;
-  /** Bit (b << 7 | c) set: some trigram ends in the ASCII pair b, c. Turns most windows away unlooked-up. */
-  private readonly endings = new Uint32Array(1 << 9);
   /** When each slot's trigram was last counted (`stamp` of the text). */
   private readonly seenIn: Uint32Array;
   private stamp = 0;
@@ -135,7 +126,6 @@ export class TrigramProbe {
       let slot = trigramHash(a, b, c) & this.mask;
       while (this.keys[slot] !== -1) slot = (slot + 1) & this.mask;
       this.keys[slot] = trigramCode(a, b, c);
-      if (b < 128 && c < 128) this.endings[(b << 2) | (c >>> 5)]! |= 1 << (c & 31);
     }
     this.size = distinct.length;
   }
@@ -153,15 +143,8 @@ export class TrigramProbe {
     let b = SPACE;
     for (let i = 0; i < n; i++) {
       const unit = lower.charCodeAt(i);
-      let word: boolean;
-      let width = 1;
-      if (unit < 128) word = (ASCII_WORD[unit >>> 5]! & (1 << (unit & 31))) !== 0;
-      else {
-        const code = lower.codePointAt(i)!;
-        if (code > 0xffff) width = 2;
-        word = isWordCode(code);
-      }
-      if (!word) {
+      const code = lower.codePointAt(i)!;
+      if (!isWordCode(code)) {
         // The closing space of a word's padding.
         if (a >= 0) shared += this.take(a, b, SPACE, stamp);
         a = -1;
@@ -174,7 +157,7 @@ export class TrigramProbe {
       shared += this.take(a, b, unit, stamp);
       a = b;
       b = unit;
-      if (width === 2) {
+      if (code > 0xffff) {
         const low = lower.charCodeAt(++i);
         shared += this.take(a, b, low, stamp);
         a = b;
@@ -187,7 +170,6 @@ export class TrigramProbe {
 
   /** 1 when the trigram (a, b, c) is the probe's and not yet counted for this text, else 0. */
   private take(a: number, b: number, c: number, stamp: number): number {
-    if (b < 128 && c < 128 && (this.endings[(b << 2) | (c >>> 5)]! & (1 << (c & 31))) === 0) return 0;
     const code = trigramCode(a, b, c);
     const keys = this.keys;
     for (let slot = trigramHash(a, b, c) & this.mask; keys[slot] !== -1; slot = (slot + 1) & this.mask) {
