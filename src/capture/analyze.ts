@@ -6,6 +6,7 @@
 import type { FactKind } from "../schema/memory";
 import { extractClaim } from "./claim";
 import { matchesOf } from "./rules/rule";
+import { mayMatch, testPattern } from "./rules/prefilter";
 import { DEFAULT_KIND_RULE, KIND_RULES } from "./rules/kind";
 import { SENSITIVE_RULES } from "./rules/sensitive";
 import { attributeSubject, viewOf, type SubjectResult, type TextView } from "./subject";
@@ -57,8 +58,8 @@ export function explainFact(input: CaptureInput): FactExplanation {
 function classifyKind(view: TextView, subject: SubjectResult): { kind: FactKind; rule: string } {
   for (const rule of KIND_RULES) {
     if (rule.needsPerson === true && !subject.personish) continue;
-    if (!rule.pattern.test(view.body)) continue;
-    if (rule.unless?.test(view.body) === true) continue;
+    if (!testPattern(rule.pattern, view.body)) continue;
+    if (rule.unless !== undefined && testPattern(rule.unless, view.body)) continue;
     return { kind: rule.kind, rule: rule.name };
   }
   return { kind: "observation", rule: DEFAULT_KIND_RULE };
@@ -72,7 +73,7 @@ export function sensitiveRules(text: string): string[] {
   const fired: string[] = [];
   for (const rule of SENSITIVE_RULES) {
     const check = rule.check;
-    const hit = check === undefined ? rule.pattern.test(text) : anyMatch(rule.pattern, text, check);
+    const hit = check === undefined ? testPattern(rule.pattern, text) : mayMatch(rule.pattern, text) && anyMatch(rule.pattern, text, check);
     if (hit) fired.push(rule.name);
   }
   return fired;

@@ -34,6 +34,7 @@ import { ATTRIBUTE_RULES, FIRST_RULES } from "./rules/attribute";
 import { DATED_EVENTS } from "./rules/lexicon";
 import { tokenClaim } from "./token-claim";
 import { escapeRegex, matchesOf } from "./rules/rule";
+import { execPattern, testPattern } from "./rules/prefilter";
 
 export interface ClaimOutcome {
   claim: Claim | null;
@@ -58,7 +59,7 @@ const BLOCKED_AFTER_FOLDING = CLAIM_BLOCKERS.filter((b) => b.afterFolding === tr
 export function extractClaim(input: CaptureInput, view: TextView, subject: SubjectResult): ClaimOutcome {
   // Blockers read the sentence with its leading filler: "Apparently ..." is a hedge.
   const whole = firstSentence(view.body);
-  const blocker = BLOCKED_BEFORE_FOLDING.find((b) => b.pattern.test(whole));
+  const blocker = BLOCKED_BEFORE_FOLDING.find((b) => testPattern(b.pattern, whole));
   const sentence = rephrase(dropTrailing(firstSentence(view.lead).trim(), VALUE_TRIM).replace(CURRENT_TAIL, ""));
   const { text, negated } = foldNegation(sentence);
   const resolve = resolverFor(input, subject);
@@ -68,7 +69,7 @@ export function extractClaim(input: CaptureInput, view: TextView, subject: Subje
   const found = timeless?.claim?.cardinality === "one" ? timeless : claimOf(text, negated, resolve);
   if (blocker && found.rule !== null) return { claim: null, rule: found.rule, refusedBy: blocker.name };
   if (found.claim === null) return found;
-  const leftover = BLOCKED_AFTER_FOLDING.find((b) => b.pattern.test(text));
+  const leftover = BLOCKED_AFTER_FOLDING.find((b) => testPattern(b.pattern, text));
   if (leftover) return { claim: null, rule: found.rule, refusedBy: leftover.name };
   return { ...found, claim: eventDate(found.claim) };
 }
@@ -98,13 +99,13 @@ function withoutWhen(text: string): string {
 
 /** "Acme is a beta tester for Insights" -> "Acme is a member of the Insights beta". Each rephrasing in table order. */
 function rephrase(sentence: string): string {
-  return REPHRASINGS.reduce((text, r) => (r.pattern.test(text) ? text.replace(r.pattern, r.replacement) : text), sentence);
+  return REPHRASINGS.reduce((text, r) => (testPattern(r.pattern, text) ? text.replace(r.pattern, r.replacement) : text), sentence);
 }
 
 /** "Sam stopped playing guitar" -> "Sam playing guitar", negated. */
 function foldNegation(sentence: string): { text: string; negated: boolean } {
   for (const fold of NEGATION_FOLDS) {
-    if (!fold.pattern.test(sentence)) continue;
+    if (!testPattern(fold.pattern, sentence)) continue;
     const text = sentence.replace(fold.pattern, fold.replacement).replace(NEGATION_TAIL, "").replace(/ {2,}/gu, " ");
     return { text, negated: true };
   }
@@ -114,10 +115,10 @@ function foldNegation(sentence: string): { text: string; negated: boolean } {
 function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): ClaimOutcome {
   const replacement = tokenClaim(sentence, negated, resolve, FIRST_RULES);
   if (replacement?.claim) return replacement;
-  const decision = DECISION.exec(sentence);
+  const decision = execPattern(DECISION, sentence);
   const decided = decision ? decisionClaim(decision, negated, resolve) : null;
   if (decided?.claim) return decided;
-  const useFor = USE_FOR.pattern.exec(sentence);
+  const useFor = execPattern(USE_FOR.pattern, sentence);
   if (useFor) {
     const subjectKey = resolve(useFor.groups?.subject, undefined);
     const value = cleanValue(useFor.groups?.value ?? "", "");
@@ -131,7 +132,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
   }
   let refused: ClaimOutcome = { claim: null, rule: null, refusedBy: null };
   for (const rule of CLAIM_RULES) {
-    const match = rule.pattern.exec(sentence);
+    const match = execPattern(rule.pattern, sentence);
     if (!match) continue;
     const attribute = rule.attribute ?? canonicalAttribute(match.groups?.attr ?? "", rule.counts === true);
     if (attribute === null) continue;
@@ -164,7 +165,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
   const general = tokenClaim(sentence, negated, resolve, ATTRIBUTE_RULES);
   if (general?.claim) return general;
   for (const rel of RELATIONS) {
-    const match = rel.pattern.exec(sentence);
+    const match = execPattern(rel.pattern, sentence);
     if (!match) continue;
     const subjectKey = resolve(match.groups?.subject, undefined);
     if (subjectKey === null) {
@@ -177,7 +178,7 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     return { claim: manyValued(subjectKey, rel.name, object, negated), rule: rel.name, refusedBy: null };
   }
   for (const fallback of [STATE, HABIT]) {
-    const match = fallback.pattern.exec(sentence);
+    const match = execPattern(fallback.pattern, sentence);
     if (!match) continue;
     const subjectKey = resolve(match.groups?.subject, undefined);
     const object = cleanValue(clause(match.groups?.value ?? ""), "");
@@ -193,13 +194,13 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
 
 /** A sentence about a subject naming exactly one value of an exclusive class ("switched to dark mode"). */
 function valueClassClaim(sentence: string, negated: boolean, resolve: SubjectResolver): ClaimOutcome | null {
-  const match = VALUE_CLASS_POSSESSIVE.exec(sentence) ?? VALUE_CLASS_SENTENCE.exec(sentence);
+  const match = execPattern(VALUE_CLASS_POSSESSIVE, sentence) ?? execPattern(VALUE_CLASS_SENTENCE, sentence);
   if (!match) return null;
   const part = match.groups?.part;
   const rest = match.groups?.rest ?? "";
   for (const cls of VALUE_CLASSES) {
-    if (cls.context !== undefined && !cls.context.test(sentence)) continue;
-    if (cls.unless?.test(sentence) === true) continue;
+    if (cls.context !== undefined && !testPattern(cls.context, sentence)) continue;
+    if (cls.unless !== undefined && testPattern(cls.unless, sentence)) continue;
     const named = valuesNamed(cls, rest);
     if (named.length !== 1) continue;
     // "Tom's son is vegan" is not Tom's diet; "Our code style uses tabs" is the team's indentation.

@@ -1,6 +1,7 @@
 import type { SubjectType } from "../schema/memory";
 import type { CaptureInput } from "./types";
 import { matchesOf } from "./rules/rule";
+import { testPattern } from "./rules/prefilter";
 import {
   COMMON_NOUN_ENDING,
   FALLBACK_RULE_NAME,
@@ -63,7 +64,7 @@ export function attributeSubject(input: CaptureInput, view: TextView): SubjectRe
   if (view.speaker !== null) {
     return { subject: view.speaker, subjectType: "workspace", rule: SPEAKER_PREFIX.name, personish: true };
   }
-  const team = TEAM_RULES.find((rule) => rule.pattern.test(view.lead));
+  const team = TEAM_RULES.find((rule) => testPattern(rule.pattern, view.lead));
   if (team) return { subject: "team", subjectType: "team", rule: team.name, personish: true };
   for (const rule of NAME_RULES) {
     for (const match of matchesOf(rule.pattern, view.lead)) {

@@ -603,7 +603,7 @@ export const PREFERENCE_SCOPE = /^(?<value>.{1,80}?) for (?<scope>[\p{L}\p{N}-]{
  * queue", "We decided that releases ship on Thursdays". Groups: subject, value (what was decided).
  */
 export const DECISION = new RegExp(
-  `^${SUBJECT} (?:have |has |'ve |just |finally |now |officially )*(?:decided|agreed|chose|opted|resolved|voted|settled|committed)(?: (?<how>to|on|that|for|upon))? (?<value>.{1,160})$`,
+  `^${SUBJECT} (?:have |has |'ve |just |finally |now |officially ){0,6}(?:decided|agreed|chose|opted|resolved|voted|settled|committed)(?: (?<how>to|on|that|for|upon))? (?<value>.{1,160})$`,
   "u",
 );
 /** Verbs that mean "use" in a decision, so "go with Redis" and "use Postgres" answer one question. */

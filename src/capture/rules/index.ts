@@ -1,4 +1,19 @@
-import { ATTRIBUTE_ALIASES, CLAIM_BLOCKERS, CLAIM_RULES, NEGATION_FOLDS, REPHRASINGS, VALUE_CLASS_POSSESSIVE, VALUE_CLASS_SENTENCE, VALUE_CLASSES, VALUE_END } from "./claim";
+import {
+  ATTRIBUTE_ALIASES,
+  CLAIM_BLOCKERS,
+  CLAIM_RULES,
+  DECISION,
+  HABIT,
+  NEGATION_FOLDS,
+  RELATIONS,
+  REPHRASINGS,
+  STATE,
+  USE_FOR,
+  VALUE_CLASS_POSSESSIVE,
+  VALUE_CLASS_SENTENCE,
+  VALUE_CLASSES,
+  VALUE_END,
+} from "./claim";
 import { KIND_RULES } from "./kind";
 import type { Rule } from "./rule";
 import { SENSITIVE_RULES } from "./sensitive";
@@ -25,12 +40,18 @@ export function allPatterns(): { name: string; pattern: RegExp }[] {
     { name: "value_end", pattern: VALUE_END },
     { name: "value_class_possessive", pattern: VALUE_CLASS_POSSESSIVE },
     { name: "value_class_sentence", pattern: VALUE_CLASS_SENTENCE },
+    { name: "decision", pattern: DECISION },
+    { name: "use_for", pattern: USE_FOR.pattern },
+    { name: "state", pattern: STATE.pattern },
+    { name: "habit", pattern: HABIT.pattern },
+    ...RELATIONS.map((rel) => ({ name: `relations.${rel.name}`, pattern: rel.pattern })),
     ...NEGATION_FOLDS.map((fold) => ({ name: `negation_folds.${fold.name}`, pattern: fold.pattern })),
     ...REPHRASINGS.map((rewrite) => ({ name: `rephrasings.${rewrite.name}`, pattern: rewrite.pattern })),
   ];
   for (const cls of VALUE_CLASSES) {
     if (cls.pattern) found.push({ name: `value_classes.${cls.name}`, pattern: cls.pattern });
     if (cls.context) found.push({ name: `value_classes.${cls.name}.context`, pattern: cls.context });
+    if (cls.unless) found.push({ name: `value_classes.${cls.name}.unless`, pattern: cls.unless });
   }
   for (const [table, rules] of Object.entries(RULE_TABLES)) {
     for (const rule of rules) {
