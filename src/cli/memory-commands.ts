@@ -1,5 +1,4 @@
 import { createReadStream, existsSync } from "node:fs";
-import { createInterface } from "node:readline";
 import cliProgress from "cli-progress";
 import { findWorkspace } from "../auth/workspaces";
 import { refreshStatistics } from "../db/maintenance";
@@ -24,10 +23,9 @@ const factsImport: Command = (args, config, io) =>
       ? new cliProgress.SingleBar({ format: "importing [{bar}] {value}/{total} lines | {eta_formatted} left", stream: process.stderr })
       : undefined;
     bar?.start(totalLines, 0);
-    const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
     // The capture rules load only for the commands that capture: the others start without them.
     const { importFacts } = await import("../capture/import");
-    const result = await importFacts(db, workspace.id, lines, (p) => bar?.update(p.lines));
+    const result = await importFacts(db, workspace.id, readLines(file), (p) => bar?.update(p.lines));
     bar?.update(result.lines);
     bar?.stop();
     // A bulk load changes the facts table's shape: give the planner statistics of what is there now.
@@ -51,9 +49,26 @@ const factsImport: Command = (args, config, io) =>
 
 async function countLines(file: string): Promise<number> {
   let n = 0;
-  for await (const _ of createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY })) n += 1;
+  for await (const _ of readLines(file)) n += 1;
   return n;
 }
+
+/**
+ * The lines of a text file (LF or CRLF), read as they are consumed. Not `readline`: its lines
+ * are events, and those emitted before its iterator is first awaited (while the capture rules
+ * load, say) are lost; a stream's own iterator is pulled, so nothing is read ahead of the loop.
+ */
+async function* readLines(file: string): AsyncGenerator<string> {
+  let rest = "";
+  for await (const chunk of createReadStream(file, { encoding: "utf8" })) {
+    const parts = (rest + String(chunk)).split("\n");
+    rest = parts.pop() ?? "";
+    for (const line of parts) yield withoutCr(line);
+  }
+  if (rest !== "") yield withoutCr(rest);
+}
+
+const withoutCr = (line: string): string => (line.endsWith("\r") ? line.slice(0, -1) : line);
 
 const factsExport: Command = (args, config, io) =>
   withDb(config, async (db) => {

@@ -129,12 +129,14 @@ export interface CliOptions {
   /** Defaults to a fresh empty temp directory. */
   cwd?: string;
   timeoutMs?: number;
+  /** Run `bun src/main.ts` (the package's `bin`) instead of the binary: modules then load as they are first imported. */
+  fromSource?: boolean;
 }
 
-/** Runs `dist/memoryd ARGS…` to completion. */
+/** Runs `dist/memoryd ARGS…` (or the source entry point) to completion. */
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const binary = await ensureBinary();
-  const proc = Bun.spawn([binary, ...args], {
+  const command = options.fromSource === true ? [process.execPath, join(REPO_ROOT, "src", "main.ts")] : [await ensureBinary()];
+  const proc = Bun.spawn([...command, ...args], {
     cwd: options.cwd ?? tempDir("memoryd-e2e-cwd-"),
     env: childEnv(options.env),
     stdin: "ignore",

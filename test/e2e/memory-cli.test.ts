@@ -86,6 +86,27 @@ describe("facts import / export / pin and end-users forget (binary, embedded)", 
     expect(shape(copy)).toEqual(shape(exported));
   }, 60_000);
 
+  test("import reads every line of a file larger than one read, CRLF included", async () => {
+    const dataDir = tempDir();
+    const db = ["--data-dir", dataDir];
+    const file = join(tempDir(), "bulk.jsonl");
+    const count = 3000;
+    const texts = Array.from({ length: count }, (_, i) => `Shipment ${i} left warehouse ${i % 7} with ${i * 3} crates of ${["oranges", "bolts", "paper"][i % 3]}.`);
+    // Several read chunks (64 KiB each), lines split across them, and Windows line ends.
+    await Bun.write(file, texts.map((text) => JSON.stringify({ text, origin: "ingested" })).join("\r\n") + "\r\n");
+    expect((await Bun.file(file).arrayBuffer()).byteLength).toBeGreaterThan(3 * 65536);
+    // From source too: there the capture rules take a while to load before the first line is read.
+    for (const fromSource of [false, true]) {
+      const workspace = fromSource ? "bulk-source" : "bulk";
+      await cliOk(["workspaces", "create", workspace, ...db]);
+      const imported = await runCli(["facts", "import", file, "--workspace", workspace, "--json", ...db], { fromSource, timeoutMs: 90_000 });
+      expect(imported.stderr).toBe("");
+      expect(JSON.parse(imported.stdout)).toEqual({ lines: count, created: count, superseded: 0, skipped: 0, rejected: 0 });
+      const exported = lines(await cliOk(["facts", "export", "--workspace", workspace, ...db]));
+      expect(exported.map((f) => f.text).sort()).toEqual([...texts].sort());
+    }
+  }, 120_000);
+
   test("pin/unpin a fact; unknown fact is an error; forget deletes everything about an end user", async () => {
     const dataDir = tempDir();
     const db = ["--data-dir", dataDir];
