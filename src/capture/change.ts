@@ -61,7 +61,8 @@ const TOPIC_POS_CLASS: Readonly<Record<string, string>> = { PROPN: "NOUN", NUM: 
  * explain it", "please change ..."), a question or a narrative states no state to replace.
  */
 function statementTokens(text: string): readonly Token[] | null {
-  if (text.length > MAX_CHARS) return null;
+  // Counted before tagging, as most candidates of a statement are long chat turns or notes.
+  if (text.length > MAX_CHARS || spacedWords(text) > MAX_TOKENS) return null;
   const tokens = tokenize(text.trim());
   if (tokens.length > MAX_TOKENS) return null;
   // One statement: no sentence end before the last token ("stg.acme.net" has no space after its dots).
@@ -71,6 +72,22 @@ function statementTokens(text: string): readonly Token[] | null {
   // A verb first is a request ("now explain it"), an auxiliary first a question ("can we ...").
   if (opening === undefined || opening.pos === "VERB" || opening.pos === "AUX" || QUESTION_WORDS.has(opening.lower)) return null;
   return tokens;
+}
+
+/**
+ * Runs of characters between spaces, tabs and line breaks: the tagger splits there too (and
+ * further), so a text has at least this many tokens.
+ */
+function spacedWords(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 32 || c === 9 || c === 10 || c === 13;
+    if (!space && !inWord) words += 1;
+    inWord = !space;
+  }
+  return words;
 }
 
 /** The word that opens the statement, after speakers' names ("user: alicia: ..."), an opening "now" and a phrase set off by a comma. */
@@ -231,36 +248,62 @@ function changeReader(newer: ChangeSide): ((older: ChangeSide) => string | null)
   const newTokens = statementTokens(newer.text);
   if (newTokens === null) return null;
   const newSubject = subjectWords(newer, newTokens);
-  const compared = (side: ChangeSide, tokens: readonly Token[], words: ReadonlySet<string>): Compared => ({
-    tokens,
-    topic: topicOf(tokens, newSubject),
-    content: topicOf(tokens, new Set()),
-    words,
-    shapes: shapesOf(tokens),
-    firstPerson: tokens.some((t) => FIRST_PERSON_SINGULAR.has(t.lower)),
-    names: namesOf(side, tokens),
-  });
-  const n = compared(newer, newTokens, new Set(newTokens.map((t) => t.lower)));
+  const compared = (side: ChangeSide, tokens: readonly Token[]): Compared => {
+    const read = readingOf(tokens);
+    return { tokens, topic: topicOf(tokens, newSubject), content: read.content, words: read.words, shapes: read.shapes, firstPerson: read.firstPerson, names: namesOf(side, tokens) };
+  };
+  const n = compared(newer, newTokens);
   const denial = newTokens.findIndex((t) => t.lower === "longer" || t.lower === "anymore" || t.lower === "not" || t.lower === "n't");
   return (older) => {
     const oldTokens = statementTokens(older.text);
     if (oldTokens === null) return null;
+    const read = readingOf(oldTokens);
     // A feeling is not a state a later fact replaces.
-    if (oldTokens.some((t) => t.lemma === "feel")) return null;
+    if (read.feeling) return null;
     // The claim rules read both as one attribute and kept them apart (another object, a refinement).
     if (newer.claim && older.claim && newer.claim.subject === older.claim.subject && newer.claim.attribute === older.claim.attribute) return null;
     const oldSubject = subjectWords(older, oldTokens);
-    const oldVerbs = new Set(oldTokens.filter((t) => t.pos === "VERB").map((t) => t.lemma));
     // "raised a $60M Series B" after "raised a $20M Series A": another event of the same kind.
-    if (newTokens.some((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma] !== undefined && oldVerbs.has(t.lemma))) return null;
-    const oldWords = new Set(oldTokens.map((t) => t.lower));
+    if (newTokens.some((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma] !== undefined && read.verbs.has(t.lemma))) return null;
     // "no longer a partner of Oracle" does not deny a partnership with AWS.
     // What follows the negation is what it denies ("on Slack, not email" denies email).
-    if (denial >= 0 && newTokens.slice(denial).some((t) => t.pos === "PROPN" && !newSubject.has(t.lower) && !oldWords.has(t.lower))) return null;
-    const o = compared(older, oldTokens, oldWords);
+    if (denial >= 0 && newTokens.slice(denial).some((t) => t.pos === "PROPN" && !newSubject.has(t.lower) && !read.words.has(t.lower))) return null;
+    const o = compared(older, oldTokens);
     const same = newer.subjectType === older.subjectType && sameSubject(newSubject, oldSubject);
     return CHANGE_RULES.find((rule) => (same || !rule.sameSubject) && rule.replaces(n, o, same))?.name ?? null;
   };
+}
+
+/** What the rules read of a statement's tokens alone, whichever statement it is compared with. */
+interface TokensReading {
+  words: ReadonlySet<string>;
+  verbs: ReadonlySet<string>;
+  content: ReadonlySet<string>;
+  shapes: ReadonlyMap<string, string>;
+  firstPerson: boolean;
+  feeling: boolean;
+}
+
+/**
+ * Kept per tagged sentence (the tagger's cache hands out the same tokens for the same text): a
+ * recent fact is a candidate of many statements, and reading it again each time cost more than tagging.
+ */
+const readings = new WeakMap<readonly Token[], TokensReading>();
+
+function readingOf(tokens: readonly Token[]): TokensReading {
+  let read = readings.get(tokens);
+  if (read === undefined) {
+    read = {
+      words: new Set(tokens.map((t) => t.lower)),
+      verbs: new Set(tokens.filter((t) => t.pos === "VERB").map((t) => t.lemma)),
+      content: topicOf(tokens, new Set()),
+      shapes: shapesOf(tokens),
+      firstPerson: tokens.some((t) => FIRST_PERSON_SINGULAR.has(t.lower)),
+      feeling: tokens.some((t) => t.lemma === "feel"),
+    };
+    readings.set(tokens, read);
+  }
+  return read;
 }
 
 /**

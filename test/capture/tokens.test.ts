@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { tokenize, verbBase } from "../../src/capture/tokens";
+import fc from "fast-check";
 
 const tags = (sentence: string): string => tokenize(sentence).map((t) => `${t.text}/${t.pos}/${t.lemma}`).join(" ");
 
@@ -34,4 +35,25 @@ test("whitespace before each token is kept, so a span is written back as it was"
 
 test("verbBase", () => {
   expect(["lives", "coaches", "carries", "ships", "goes"].map(verbBase)).toEqual(["live", "coach", "carry", "ship", "go"]);
+});
+
+test("a text has at least one token per run between spaces, tabs and line breaks (change statements count runs before tagging)", () => {
+  const runs = (text: string): number => text.split(/[ \t\n\r]+/u).filter((w) => w !== "").length;
+  const samples = [
+    "Priya's manager is Tom.",
+    "e.g. the U.S. team moved stand-ups to 9:30am (CET) -- again!",
+    "in-app Wi-Fi six-week  \t sprint\r\nplan",
+    "👍🏽 ok :) see https://example.com/a?b=c&d=e #tag @user",
+    "naïve café résumé — “quoted” ‘text’ … 100%",
+    "a\u00a0b\u2003c",
+    "'' \" ' - -- --- . .. ...",
+  ];
+  for (const text of samples) expect(tokenize(text.trim()).length).toBeGreaterThanOrEqual(runs(text));
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom("a", "Tom", "'s", "-", ".", ",", "?", "9:30", "$40k", "😀", "é", "n't", " ", "\t", "\n", "\u00a0"), { maxLength: 30 }), (parts) => {
+      const text = parts.join("").trim();
+      expect(tokenize(text).length).toBeGreaterThanOrEqual(runs(text));
+    }),
+    { numRuns: 500 },
+  );
 });

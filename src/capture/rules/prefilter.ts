@@ -12,6 +12,7 @@
  * class, an escape, a back-reference, a non-ASCII letter — requires nothing.
  */
 import { parseRegExpLiteral, type AST } from "@eslint-community/regexpp";
+import { allPatterns } from "./index";
 import { WordScanner } from "./word-scan";
 
 /** Words of which a text must contain one; a pattern's requirement is a list of them, all to hold. */
@@ -34,6 +35,9 @@ const MAX_REQUIREMENTS = 16;
 /** Requirements whose shortest word is shorter than this reject too little to be worth checking. */
 const MIN_WORD = 1;
 
+/** Words are ASCII: other letters may case-fold in ways a lower-cased text does not show. */
+const ASCII = 0x80;
+
 const UNKNOWN: Reading = { exact: null, all: [] };
 const EMPTY: Reading = { exact: new Set([""]), all: [] };
 
@@ -46,13 +50,25 @@ export function requirementsOf(pattern: RegExp): readonly AnyOf[] {
   return readPattern(pattern);
 }
 
-/** Whether `pattern` could match `text`: false only when a word every match needs is missing. */
-export function mayMatch(pattern: RegExp, text: string): boolean {
+function idsOf(pattern: RegExp): readonly number[] {
   let ids = requirementIds.get(pattern);
   if (ids === undefined) {
     ids = readPattern(pattern).map((anyOf) => scanner.add(anyOf));
     requirementIds.set(pattern, ids);
   }
+  return ids;
+}
+
+/** Every rule table's patterns are read on first use, so the scanner is built once, not as each is met. */
+let tablesRead = false;
+
+/** Whether `pattern` could match `text`: false only when a word every match needs is missing. */
+export function mayMatch(pattern: RegExp, text: string): boolean {
+  if (!tablesRead) {
+    tablesRead = true;
+    for (const rule of allPatterns()) idsOf(rule.pattern);
+  }
+  const ids = idsOf(pattern);
   if (ids.length === 0) return true;
   const folded = foldedText(text);
   for (const id of ids) if (!scanner.holds(id, folded)) return false;
@@ -149,8 +165,7 @@ function readSequence(elements: readonly AST.Element[]): Reading {
     if (run !== null && !run.has("")) all.push([...run]);
     run = null;
   };
-  for (const element of elements) {
-    const part = readElement(element);
+  for (const part of partsOf(elements)) {
     all.push(...part.all);
     if (part.exact === null) {
       wholeExact = false;
@@ -173,6 +188,21 @@ function readSequence(elements: readonly AST.Element[]): Reading {
   return { exact: null, all };
 }
 
+/** The readings of a sequence's elements, each run of ASCII characters read as one literal. */
+function* partsOf(elements: readonly AST.Element[]): Generator<Reading> {
+  let literal = "";
+  for (const element of elements) {
+    if (element.type === "Character" && element.value < ASCII) {
+      literal += String.fromCharCode(element.value).toLowerCase();
+      continue;
+    }
+    if (literal !== "") yield { exact: new Set([literal]), all: [] };
+    literal = "";
+    yield readElement(element);
+  }
+  if (literal !== "") yield { exact: new Set([literal]), all: [] };
+}
+
 function readElement(element: AST.Element): Reading {
   switch (element.type) {
     case "Character":
@@ -193,14 +223,14 @@ function readElement(element: AST.Element): Reading {
 }
 
 function characterReading(code: number): Reading {
-  return code < 0x80 ? { exact: new Set([String.fromCharCode(code).toLowerCase()]), all: [] } : UNKNOWN;
+  return code < ASCII ? { exact: new Set([String.fromCharCode(code).toLowerCase()]), all: [] } : UNKNOWN;
 }
 
 function classReading(node: AST.CharacterClass): Reading {
   if (node.negate) return UNKNOWN;
   const letters = new Set<string>();
   for (const element of node.elements) {
-    if (element.type !== "Character" || element.value >= 0x80) return UNKNOWN;
+    if (element.type !== "Character" || element.value >= ASCII) return UNKNOWN;
     letters.add(String.fromCharCode(element.value).toLowerCase());
   }
   return letters.size > 0 && letters.size <= MAX_CLASS ? { exact: letters, all: [] } : UNKNOWN;
