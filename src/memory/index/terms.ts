@@ -1,11 +1,12 @@
 import { stem } from "porter2";
+import { HASH_SEED, hashOf, hashUnit, TermCache } from "./term-cache";
 
 /**
  * PostgreSQL's `english` stop words (the Snowball list): words that say nothing about what a fact
  * is about. Query and fact text go through the same list, so a query of only these words has no
  * terms at all.
  */
-const STOP_WORDS: ReadonlySet<string> = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself " +
     "it its itself they them their theirs themselves what which who whom this that these those am is are was were be " +
@@ -22,48 +23,64 @@ const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 const ENGLISH_WORD = /^[a-z]+$/;
 
 /**
- * Stems of recently seen words. Facts and queries reuse a small vocabulary, and stemming is most
- * of tokenising; a bounded map, cleared when full, keeps memory flat.
+ * Terms of recently seen words ("" for a stop word or an over-long word). Facts and queries reuse
+ * a small vocabulary, and stemming is most of tokenising; bounded, so memory stays flat. One
+ * lookup answers both "is it a term" and "which".
  */
-const stems = new Map<string, string>();
-const STEM_CACHE_ENTRIES = 200_000;
+const terms = new TermCache(200_000, (word) => (word.length > MAX_WORD_LENGTH || STOP_WORDS.has(word) ? "" : stemOf(word)));
 
+/** The term of one lower-cased word: stemmed when it is an English word. */
 export function termOf(word: string): string {
-  const known = stems.get(word);
-  if (known !== undefined) return known;
-  // Snowball English (the stemmer PostgreSQL's `english` configuration uses) for English words;
-  // numbers and other scripts are kept as they are.
-  const term = ENGLISH_WORD.test(word) ? stem(word) : word;
-  if (stems.size >= STEM_CACHE_ENTRIES) stems.clear();
-  stems.set(word, term);
-  return term;
+  return terms.lookup(word, 0, word.length, hashOf(word)) || stemOf(word);
 }
 
+// Snowball English (the stemmer PostgreSQL's `english` configuration uses) for English words;
+// numbers and other scripts are kept as they are.
+const stemOf = (word: string): string => (ENGLISH_WORD.test(word) ? stem(word) : word);
+
+/** Which ASCII characters are word characters (letters and digits). */
+const ASCII_WORD = new Uint8Array(128).map((_, code) => ((code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) ? 1 : 0));
+
 function isWordCode(code: number): boolean {
-  if (code < 128) return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
-  return WORD_CHARACTER.test(String.fromCodePoint(code));
+  return code < 128 ? ASCII_WORD[code] === 1 : WORD_CHARACTER.test(String.fromCodePoint(code));
 }
 
 /**
- * The lower-cased words of a text: runs of letters and digits of any script. A hand-written scan
- * (ASCII decided by char code, the rest by Unicode property) because index builds tokenise every
- * fact and a global Unicode regex is several times slower.
+ * Calls `each` with the start, end and `hashOf` of every word of `lower`: runs of letters and
+ * digits of any script. A hand-written scan (ASCII decided by a table, the rest by Unicode
+ * property) because index builds tokenise every fact and a global Unicode regex is several times slower.
  */
+function scanWords(lower: string, each: (start: number, end: number, hash: number) => void): void {
+  let start = -1;
+  let hash = HASH_SEED;
+  for (let i = 0; i < lower.length; ) {
+    let code = lower.charCodeAt(i);
+    let width = 1;
+    if (code >= 0xd800) {
+      code = lower.codePointAt(i)!;
+      width = code > 0xffff ? 2 : 1;
+    }
+    if (isWordCode(code)) {
+      if (start < 0) {
+        start = i;
+        hash = HASH_SEED;
+      }
+      hash = hashUnit(hash, lower.charCodeAt(i));
+      if (width === 2) hash = hashUnit(hash, lower.charCodeAt(i + 1));
+    } else if (start >= 0) {
+      each(start, i, hash);
+      start = -1;
+    }
+    i += width;
+  }
+  if (start >= 0) each(start, lower.length, hash);
+}
+
+/** The lower-cased words of a text: runs of letters and digits of any script. */
 export function wordsOf(text: string): string[] {
   const lower = text.toLowerCase();
   const words: string[] = [];
-  let start = -1;
-  for (let i = 0; i < lower.length; ) {
-    const code = lower.codePointAt(i)!;
-    if (isWordCode(code)) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      words.push(lower.slice(start, i));
-      start = -1;
-    }
-    i += code > 0xffff ? 2 : 1;
-  }
-  if (start >= 0) words.push(lower.slice(start));
+  scanWords(lower, (start, end) => words.push(lower.slice(start, end)));
   return words;
 }
 
@@ -73,12 +90,13 @@ export function wordsOf(text: string): string[] {
  * ("managers" and "manager" are both "manag"). Used for facts and queries alike.
  */
 export function termsOf(text: string): string[] {
-  const terms: string[] = [];
-  for (const word of wordsOf(text)) {
-    if (word.length > MAX_WORD_LENGTH || STOP_WORDS.has(word)) continue;
-    terms.push(termOf(word));
-  }
-  return terms;
+  const lower = text.toLowerCase();
+  const found: string[] = [];
+  scanWords(lower, (start, end, hash) => {
+    const term = terms.lookup(lower, start, end, hash);
+    if (term !== "") found.push(term);
+  });
+  return found;
 }
 
 /**
