@@ -3,7 +3,7 @@ import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { claimKey, parseClaimKey } from "./claim-key";
 import { changedFact, changeSearchWords, isChangeStatement, type ChangeSide } from "./change";
-import { continuedClaim, relateFacts, restates } from "./relation";
+import { continuedClaim, prepareClaim, relatePrepared, restates, type PreparedClaim } from "./relation";
 import { nextFactSeq } from "../memory/changes";
 import {
   insertFacts,
@@ -15,7 +15,7 @@ import {
   upsertEndUser,
   type NewFactRow,
 } from "./store";
-import type { Claim, FactAnalysis } from "./types";
+import type { FactAnalysis } from "./types";
 
 /** How much a fact is trusted by default, by where it came from. */
 export const DEFAULT_CONFIDENCE: Record<Origin, number> = {
@@ -68,7 +68,7 @@ export async function captureFacts(db: Db, workspaceId: string, items: readonly 
 interface LiveFactClaim {
   id: string;
   normalized: string;
-  claim: Claim;
+  claim: PreparedClaim;
 }
 
 interface Analysed {
@@ -94,7 +94,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   // Live claims (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
   let live: LiveFactClaim[] = stored.flatMap((row) => {
     const parts = parseClaimKey(row.claim_key);
-    return parts ? [{ id: row.id, normalized: row.normalized, claim: { ...parts, value: row.claim_value, negated: row.claim_negated } }] : [];
+    return parts ? [{ id: row.id, normalized: row.normalized, claim: prepareClaim({ ...parts, value: row.claim_value, negated: row.claim_negated }) }] : [];
   });
 
   // Facts this call stored or replaced, for change statements later in the same call.
@@ -108,7 +108,8 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   for (const { item, endUserId, analysis } of analysed) {
     const duplicateKey = `${endUserId ?? ""}\n${analysis.normalized}`;
     const found = analysis.claim;
-    const relations = found ? live.map((old) => relateFacts(found, old.claim)) : [];
+    const prepared = found ? prepareClaim(found) : null;
+    const relations = prepared ? live.map((old) => relatePrepared(prepared, old.claim)) : [];
     // The same claim with the same value adds nothing when its words are all in the live fact's.
     const restated = relations.some((r, i) => r === "duplicate" && restates(analysis.normalized, live[i]!.normalized));
     if (known.has(duplicateKey) || restated) {
@@ -117,7 +118,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     }
     known.add(duplicateKey);
     const replaced = live.filter((_, i) => relations[i] === "supersede");
-    const claim = found ? continuedClaim(found, replaced.map((old) => old.claim)) : null;
+    const claim = found ? continuedClaim(found, replaced.map((old) => old.claim.claim)) : null;
     const id = sortableId("fact");
     const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: found };
     const changed = replaced.length === 0 && isChangeStatement(item.text) ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch) : null;
@@ -141,7 +142,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     });
     if (claim) {
       if (replaced.length > 0) replaces.push({ newId: id, oldIds: replaced.map((old) => old.id) });
-      live = [...live.filter((_, i) => relations[i] !== "supersede"), { id, normalized: analysis.normalized, claim }];
+      live = [...live.filter((_, i) => relations[i] !== "supersede"), { id, normalized: analysis.normalized, claim: claim === found ? prepared! : prepareClaim(claim) }];
     }
     if (changed !== null) {
       replaces.push({ newId: id, oldIds: [changed] });

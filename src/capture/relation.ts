@@ -35,8 +35,32 @@ export function relateClaims(cardinality: Cardinality, newer: ClaimValue, older:
  * that holds that value, whatever its attribute; anything else coexists.
  */
 export function relateFacts(newer: Claim, older: Claim): ClaimRelation {
-  if (claimKey(newer) === claimKey(older) || sameAttribute(newer, older)) return relateClaims(newer.cardinality, newer, older);
-  if (newer.replaces !== undefined && newer.subject === older.subject && !older.negated && namesValue(older.value, newer.replaces)) return "supersede";
+  return relatePrepared(prepareClaim(newer), prepareClaim(older));
+}
+
+/**
+ * A claim with what relating it needs worked out once: capture relates each new claim of a call
+ * to every live claim of its subject, hundreds for a busy subject, and building their keys again
+ * for each pair cost more than the rest of the storage step.
+ */
+export interface PreparedClaim {
+  claim: Claim;
+  key: string;
+  /** A one-valued attribute's core words (`attributeCore`), joined; null for a relation or an empty core. */
+  core: string | null;
+}
+
+export function prepareClaim(claim: Claim): PreparedClaim {
+  const core = claim.cardinality === "one" ? attributeCore(claim.attribute) : [];
+  return { claim, key: claimKey(claim), core: core.length > 0 ? core.join(" ") : null };
+}
+
+/** `relateFacts` over prepared claims. */
+export function relatePrepared(newer: PreparedClaim, older: PreparedClaim): ClaimRelation {
+  const a = newer.claim;
+  const b = older.claim;
+  if (newer.key === older.key || sameAttribute(newer, older)) return relateClaims(a.cardinality, a, b);
+  if (a.replaces !== undefined && a.subject === b.subject && !b.negated && namesValue(b.value, a.replaces)) return "supersede";
   return "coexist";
 }
 
@@ -45,11 +69,8 @@ export function relateFacts(newer: Claim, older: Claim): ClaimRelation {
  * date" and "contract renewal date", "price", "list price" and "per-seat price", "fiscal year end"
  * and "fiscal year-end date": equal once neutral modifiers and a closing "date" are dropped.
  */
-export function sameAttribute(a: Claim, b: Claim): boolean {
-  if (a.cardinality !== "one" || b.cardinality !== "one" || a.subject !== b.subject) return false;
-  const x = attributeCore(a.attribute);
-  const y = attributeCore(b.attribute);
-  return x.length > 0 && x.join(" ") === y.join(" ");
+function sameAttribute(a: PreparedClaim, b: PreparedClaim): boolean {
+  return a.core !== null && a.core === b.core && a.claim.subject === b.claim.subject;
 }
 
 /** An attribute's words without neutral modifiers or a closing "date": "contract renewal date" -> "renewal". */

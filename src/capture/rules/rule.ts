@@ -8,18 +8,34 @@ export interface Rule {
 }
 
 /**
- * Rule tables hold non-global regexes so `test` never carries `lastIndex` from one call to the
- * next (a shared /g regex makes results depend on the previous input). Iteration uses a global
- * copy, built once per pattern; `matchAll` iterates a clone of it, so the copy carries no state.
+ * Every match of a pattern in `text`, in order, as `matchAll` gives them. Rule tables hold
+ * non-global regexes so `test` never carries `lastIndex` from one call to the next; iteration uses
+ * a global copy, built once per pattern, run to the end here and reset, so it carries no state
+ * either. Not `matchAll`: it clones its regex on every call (a new RegExp per fact and pattern).
  */
-export function matchesOf(pattern: RegExp, text: string): IterableIterator<RegExpMatchArray> {
+export function matchesOf(pattern: RegExp, text: string): RegExpExecArray[] {
   let global = globalCopies.get(pattern);
   if (global === undefined) {
     global = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
     globalCopies.set(pattern, global);
   }
-  // matchAll clones the pattern it is given, so the shared copy's lastIndex is never advanced.
-  return text.matchAll(global);
+  const fullUnicode = global.unicode || global.unicodeSets;
+  const found: RegExpExecArray[] = [];
+  global.lastIndex = 0;
+  for (let match = global.exec(text); match !== null; match = global.exec(text)) {
+    found.push(match);
+    // An empty match moves on by one character, as matchAll does (a code point in Unicode mode).
+    if (match[0] === "") global.lastIndex = nextIndex(text, global.lastIndex, fullUnicode);
+  }
+  global.lastIndex = 0;
+  return found;
+}
+
+function nextIndex(text: string, index: number, fullUnicode: boolean): number {
+  if (!fullUnicode || index + 1 >= text.length) return index + 1;
+  const code = text.charCodeAt(index);
+  const next = text.charCodeAt(index + 1);
+  return code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? index + 2 : index + 1;
 }
 
 /** Global copies of rule patterns, built once each. */
