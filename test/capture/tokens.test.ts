@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { tokenize, verbBase } from "../../src/capture/tokens";
 import fc from "fast-check";
+import { loadPairs, type PairSet } from "./supersession/pairs";
 
 const tags = (sentence: string): string => tokenize(sentence).map((t) => `${t.text}/${t.pos}/${t.lemma}`).join(" ");
 
@@ -56,4 +57,22 @@ test("a text has at least one token per run between spaces, tabs and line breaks
     }),
     { numRuns: 500 },
   );
+});
+
+test("tagging with the part-of-speech step alone gives what the full pipeline gives (capture runs only that step)", () => {
+  type Nlp = { readDoc: (text: string) => { tokens: () => { out: (f?: unknown) => string[] } }; its: Record<string, unknown> };
+  const winkNLP = require("wink-nlp") as (model: unknown, pipe?: string[]) => Nlp;
+  const model = require("wink-eng-lite-web-model") as unknown;
+  const full = winkNLP(model);
+  const lean = winkNLP(model, ["pos"]);
+  const read = (nlp: Nlp, text: string): string[][] => {
+    const tokens = nlp.readDoc(text).tokens();
+    return [tokens.out(), tokens.out(nlp.its.pos), tokens.out(nlp.its.lemma), tokens.out(nlp.its.precedingSpaces)];
+  };
+  const texts = [
+    ...(["dev", "holdout", "blind", "blind2"] as PairSet[]).flatMap((set) => loadPairs(set).flatMap((p) => [p.older, p.newer])),
+    "Dr. Smith moved to Oslo. He isn't happy about it! Is Acme Corp. still our customer? Tom's manager, Alex, left in May.",
+    "user: I don't think so... maybe next week? assistant: Sure — I'll book it for Mon 9:30am (CET).",
+  ];
+  for (const text of texts) expect(read(lean, text)).toEqual(read(full, text));
 });
