@@ -64,14 +64,25 @@ function statementTokens(text: string): readonly Token[] | null {
   // Counted before tagging, as most candidates of a statement are long chat turns or notes.
   if (text.length > MAX_CHARS || spacedWords(text) > MAX_TOKENS) return null;
   const tokens = tokenize(text.trim());
-  if (tokens.length > MAX_TOKENS) return null;
+  let statement = statements.get(tokens);
+  if (statement === undefined) {
+    statement = isStatement(tokens);
+    statements.set(tokens, statement);
+  }
+  return statement ? tokens : null;
+}
+
+/** Per tagged sentence (the tagger's cache hands out the same tokens for the same text): a candidate is judged once. */
+const statements = new WeakMap<readonly Token[], boolean>();
+
+function isStatement(tokens: readonly Token[]): boolean {
+  if (tokens.length > MAX_TOKENS) return false;
   // One statement: no sentence end before the last token ("stg.acme.net" has no space after its dots).
-  if (tokens.slice(0, -1).some((t, i) => (t.text === "." || t.text === "!" || t.text === "?") && tokens[i + 1]?.spaced !== false)) return null;
-  if (tokens.some((t) => t.text === "?" || t.lower === "please")) return null;
+  if (tokens.slice(0, -1).some((t, i) => (t.text === "." || t.text === "!" || t.text === "?") && tokens[i + 1]?.spaced !== false)) return false;
+  if (tokens.some((t) => t.text === "?" || t.lower === "please")) return false;
   const opening = openingOf(tokens);
   // A verb first is a request ("now explain it"), an auxiliary first a question ("can we ...").
-  if (opening === undefined || opening.pos === "VERB" || opening.pos === "AUX" || QUESTION_WORDS.has(opening.lower)) return null;
-  return tokens;
+  return !(opening === undefined || opening.pos === "VERB" || opening.pos === "AUX" || QUESTION_WORDS.has(opening.lower));
 }
 
 /**
