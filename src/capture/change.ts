@@ -261,7 +261,7 @@ function changeReader(newer: ChangeSide): ((older: ChangeSide) => string | null)
   const newSubject = subjectWords(newer, newTokens);
   const compared = (side: ChangeSide, tokens: readonly Token[]): Compared => {
     const read = readingOf(tokens);
-    return { tokens, topic: topicOf(tokens, newSubject), content: read.content, words: read.words, shapes: read.shapes, firstPerson: read.firstPerson, names: namesOf(side, tokens) };
+    return { tokens, topic: withoutSubject(read.content, newSubject), content: read.content, words: read.words, shapes: read.shapes, firstPerson: read.firstPerson, names: namesOf(side, tokens) };
   };
   const n = compared(newer, newTokens);
   const denial = newTokens.findIndex((t) => t.lower === "longer" || t.lower === "anymore" || t.lower === "not" || t.lower === "n't");
@@ -307,7 +307,7 @@ function readingOf(tokens: readonly Token[]): TokensReading {
     read = {
       words: new Set(tokens.map((t) => t.lower)),
       verbs: new Set(tokens.filter((t) => t.pos === "VERB").map((t) => t.lemma)),
-      content: topicOf(tokens, new Set()),
+      content: contentOf(tokens),
       shapes: shapesOf(tokens),
       firstPerson: tokens.some((t) => FIRST_PERSON_SINGULAR.has(t.lower)),
       feeling: tokens.some((t) => t.lemma === "feel"),
@@ -386,17 +386,27 @@ function namesOf(side: ChangeSide, tokens: readonly Token[]): string[] {
   return tokens.filter((t) => t.pos === "PROPN" && subject.has(t.lower)).map((t) => t.lower);
 }
 
-function topicOf(tokens: readonly Token[], subject: ReadonlySet<string>): Set<string> {
+/** The content words of a statement that are not its subject's: what it is about besides whom. */
+function withoutSubject(content: ReadonlySet<string>, subject: ReadonlySet<string>): Set<string> {
   const topic = new Set<string>();
+  for (const entry of content) if (!subject.has(entry.slice(entry.indexOf(":") + 1))) topic.add(entry);
+  return topic;
+}
+
+/**
+ * A statement's content words, singular lemmas each with its part of speech ("NOUN:meeting"),
+ * without function words, change words or the speaker's name.
+ */
+function contentOf(tokens: readonly Token[]): Set<string> {
+  const content = new Set<string>();
   // The speaker's name is who said it, not what it is about.
   for (const t of tokens.slice(speakersEnd(tokens))) {
     if (!TOPIC_POS.has(t.pos) || FUNCTION_WORDS.has(t.lemma) || NOT_TOPICS.has(t.lemma) || CHANGE_MARKERS[t.lower] !== undefined) continue;
     if (CHANGE_VERBS[t.lemma] !== undefined) continue;
-    const word = singular(t.lemma);
     // Tagged with its part of speech: "the right influencers" and "voting rights" share no topic.
-    if (!subject.has(word)) topic.add(`${TOPIC_POS_CLASS[t.pos] ?? t.pos}:${word}`);
+    content.add(`${TOPIC_POS_CLASS[t.pos] ?? t.pos}:${singular(t.lemma)}`);
   }
-  return topic;
+  return content;
 }
 
 /**
