@@ -2,13 +2,13 @@
  * Which rule patterns can be skipped for a text without running them. Each pattern is read once
  * (with regexpp, the parser ESLint uses) for the literal words every match of it must contain —
  * "moved", "pushed" or "delayed" for a "moved to" rule — as RE2's prefilter does; a text holding
- * none of them cannot match, so the pattern is not run. Capture tries a hundred anchored, Unicode
- * patterns on every fact and most of them fail: skipping them is most of what analysis saves.
+ * none of them cannot match, so the pattern is not run. Capture tries a few hundred anchored,
+ * Unicode patterns on every fact and most of them fail: skipping them is most of what analysis saves.
  *
  * Exact by construction: a pattern is skipped only when it could not have matched. The words are
  * compared lower-cased (whatever the pattern's flags: a case-sensitive pattern's words then pass
- * more texts, never fewer), and the three letters that case-fold to ASCII ("ſ", "ı", the Kelvin
- * sign) are folded in the text first. Anything the reading does not understand — a character
+ * more texts, never fewer), and the letters case-insensitive matching can equate with ASCII ones
+ * ("ſ" with "s", the Kelvin sign with "k"; "ı" too, for safety) are folded in the text first. Anything the reading does not understand — a character
  * class, an escape, a back-reference, a non-ASCII letter — requires nothing.
  */
 import { parseRegExpLiteral, type AST } from "@eslint-community/regexpp";
@@ -32,8 +32,6 @@ const MAX_EXACT = 64;
 const MAX_CLASS = 4;
 /** The requirements kept per pattern: the longest words first, as they reject the most texts. */
 const MAX_REQUIREMENTS = 16;
-/** Requirements whose shortest word is shorter than this reject too little to be worth checking. */
-const MIN_WORD = 1;
 
 /** Words are ASCII: other letters may case-fold in ways a lower-cased text does not show. */
 const ASCII = 0x80;
@@ -109,7 +107,8 @@ function readPattern(pattern: RegExp): readonly AnyOf[] {
   const whole = readAlternatives(literal.pattern.alternatives);
   const all = whole.exact === null ? whole.all : [...whole.all, [...whole.exact]];
   return all
-    .filter((anyOf) => anyOf.length > 0 && anyOf.every((word) => word.length >= MIN_WORD))
+    // A list holding the empty string is met by every text.
+    .filter((anyOf) => anyOf.length > 0 && !anyOf.includes(""))
     .map(withoutLongerForms)
     .sort((a, b) => shortest(b) - shortest(a) || a.length - b.length)
     .slice(0, MAX_REQUIREMENTS);
@@ -150,7 +149,7 @@ function strongestOf(reading: Reading): AnyOf | null {
   const candidates = reading.exact === null ? reading.all : [...reading.all, [...reading.exact]];
   let best: AnyOf | null = null;
   for (const anyOf of candidates) {
-    if (anyOf.length === 0 || shortest(anyOf) < MIN_WORD) continue;
+    if (anyOf.length === 0 || anyOf.includes("")) continue;
     if (best === null || shortest(anyOf) > shortest(best)) best = anyOf;
   }
   return best;
