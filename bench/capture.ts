@@ -1,7 +1,7 @@
 /**
  * CPU cost of capture analysis per fact: `analyzeFact` (src/capture/analyze.ts: subject, kind,
  * sensitive flags and claim of one text; no database, no model) and `isChangeStatement`
- * (src/capture/change.ts), what the pipeline runs on every fact, beside a bare baseline measured
+ * (src/capture/statement.ts), what the pipeline runs on every fact, beside a bare baseline measured
  * in the same run, `normalizeForDuplicates` (the duplicate key: the least any capture computes).
  * Three corpora, one row pair each:
  * - LoCoMo: every turn of the 10 conversations as the retrieval bench teaches it, "<speaker>: <text>";
@@ -43,7 +43,7 @@ import { loadLongMemEval } from "./lib/longmemeval-data";
 import { percentile } from "./lib/metrics";
 import { provenance } from "./support/provenance";
 
-type Capture = typeof import("../src/capture/analyze") & Pick<typeof import("../src/capture/change"), "isChangeStatement">;
+type Capture = typeof import("../src/capture/analyze") & Pick<typeof import("../src/capture/statement"), "isChangeStatement">;
 type Input = Parameters<Capture["analyzeFact"]>[0];
 type Analysis = ReturnType<Capture["analyzeFact"]>;
 
@@ -260,7 +260,7 @@ async function main(): Promise<void> {
 
   const mem: Memory[] = [await memory("start")];
   const t0 = performance.now();
-  const capture: Capture = { ...(await import("../src/capture/analyze")), ...(await import("../src/capture/change")) };
+  const capture: Capture = { ...(await import("../src/capture/analyze")), ...(await import("../src/capture/statement")) };
   const importMs = performance.now() - t0;
   mem.push(await memory("capture module imported"));
   const t1 = performance.now();

@@ -8,23 +8,9 @@
  * Trade-off: the test is lexical (a change word, a shared subject, a shared topic word), so it
  * is kept to short single statements: a chat turn that says "now" is not a change of state.
  */
-import { tokenize, type Token } from "./tokens";
-import {
-  ADDITIVE_WORDS,
-  CHANGE_MARKERS,
-  CHANGE_VERBS,
-  DAYS,
-  FIRST_PERSON_SINGULAR,
-  FUNCTION_WORDS,
-  HEDGE_WORDS,
-  NOT_A_STATE,
-  NOT_TOPICS,
-  PERSON_NOUNS,
-  PLACE_PREPOSITIONS,
-  QUESTION_WORDS,
-  TIME_UNITS,
-  VALUE_SHAPES,
-} from "./rules/lexicon";
+import type { Token } from "./tokens";
+import { CHANGE_MARKERS, CHANGE_VERBS, DAYS, FIRST_PERSON_SINGULAR, FUNCTION_WORDS, NOT_A_STATE, NOT_TOPICS, PERSON_NOUNS, PLACE_PREPOSITIONS, VALUE_SHAPES } from "./rules/lexicon";
+import { isChangeStatement, openingOf, singular, speakersEnd, statementTokens } from "./statement";
 import type { SubjectType } from "../schema/memory";
 import type { Claim } from "./types";
 
@@ -37,130 +23,9 @@ export interface ChangeSide {
 }
 
 
-/** Longer facts are narratives or chat turns, not statements of one state. */
-const MAX_TOKENS = 24;
-const MAX_CHARS = 240;
-
-// "move" without its "e" also begins "moving".
-const CHANGE_STEMS: readonly string[] = Object.keys(CHANGE_VERBS).map((lemma) => lemma.replace(/e$/u, ""));
-
-/** A cheap test before tagging: a word that is a change marker or begins with a change verb ("moved"). */
-function mentionsChangeWord(text: string): boolean {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}']+/u)
-    .some((w) => CHANGE_MARKERS[w] !== undefined || CHANGE_STEMS.some((stem) => w.startsWith(stem)));
-}
-
 const TOPIC_POS: ReadonlySet<string> = new Set(["NOUN", "VERB", "ADJ", "PROPN", "NUM"]);
 /** Names and numbers are nouns when two facts' topics are compared. */
 const TOPIC_POS_CLASS: Readonly<Record<string, string>> = { PROPN: "NOUN", NUM: "NOUN" };
-
-/**
- * The sentence's tokens when it is one short declarative statement, else null: a request ("now
- * explain it", "please change ..."), a question or a narrative states no state to replace.
- */
-function statementTokens(text: string): readonly Token[] | null {
-  // Counted before tagging, as most candidates of a statement are long chat turns or notes.
-  if (text.length > MAX_CHARS || spacedWords(text) > MAX_TOKENS) return null;
-  const tokens = tokenize(text.trim());
-  let statement = statements.get(tokens);
-  if (statement === undefined) {
-    statement = isStatement(tokens);
-    statements.set(tokens, statement);
-  }
-  return statement ? tokens : null;
-}
-
-/** Per tagged sentence (the tagger's cache hands out the same tokens for the same text): a candidate is judged once. */
-const statements = new WeakMap<readonly Token[], boolean>();
-
-function isStatement(tokens: readonly Token[]): boolean {
-  if (tokens.length > MAX_TOKENS) return false;
-  // One statement: no sentence end before the last token ("stg.acme.net" has no space after its dots).
-  if (tokens.slice(0, -1).some((t, i) => (t.text === "." || t.text === "!" || t.text === "?") && tokens[i + 1]?.spaced !== false)) return false;
-  if (tokens.some((t) => t.text === "?" || t.lower === "please")) return false;
-  const opening = openingOf(tokens);
-  // A verb first is a request ("now explain it"), an auxiliary first a question ("can we ...").
-  return !(opening === undefined || opening.pos === "VERB" || opening.pos === "AUX" || QUESTION_WORDS.has(opening.lower));
-}
-
-/**
- * Runs of characters between spaces, tabs and line breaks: the tagger splits there too (and
- * further), so a text has at least this many tokens.
- */
-function spacedWords(text: string): number {
-  let words = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const space = c === 32 || c === 9 || c === 10 || c === 13;
-    if (!space && !inWord) words += 1;
-    inWord = !space;
-  }
-  return words;
-}
-
-/** The word that opens the statement, after speakers' names ("user: alicia: ..."), an opening "now" and a phrase set off by a comma. */
-function openingOf(tokens: readonly Token[]): Token | undefined {
-  let at = speakersEnd(tokens);
-  if (tokens[at]?.lower === "now") at += tokens[at + 1]?.text === "," ? 2 : 1;
-  // An opening phrase set off by a comma ("Going forward, ...", "After the move, ...").
-  const comma = tokens.findIndex((t, i) => i > at && i <= at + 5 && t.text === ",");
-  if (comma > 0 && (isMarker(tokens, comma - 1) || tokens[at]?.pos === "ADP")) at = comma + 1;
-  return tokens[at];
-}
-
-/** Where the speakers' names before a statement ("user: alicia: ...") end. */
-function speakersEnd(tokens: readonly Token[]): number {
-  let at = 0;
-  while (tokens[at + 1]?.text === ":") at += 2;
-  return at;
-}
-
-
-
-/** Whether a fact says that something changed, and does not hedge, ask or merely add. */
-export function isChangeStatement(text: string): boolean {
-  // Most facts hold no change word: they are never tagged here.
-  if (text.length > MAX_CHARS || !mentionsChangeWord(text)) return false;
-  const tokens = statementTokens(text);
-  if (tokens === null) return false;
-  if (tokens.some((t, i) => ADDITIVE_WORDS.has(t.lower) || hedges(tokens, i) || t.text === "?")) return false;
-  return tokens.some((t, i) => isMarker(tokens, i) || reportsChange(tokens, i));
-}
-
-/**
- * A change verb in a form that reports a change ("moved", "shifts", "has quit"), not a request or
- * a plan ("promote it", "to switch").
- */
-function reportsChange(tokens: readonly Token[], i: number): boolean {
-  const t = tokens[i]!;
-  if (t.pos !== "VERB" || CHANGE_VERBS[t.lemma] === undefined) return false;
-  const before = tokens[i - 1];
-  // Inflected, after "has"/"was", or after its subject ("Standups move to 10:15").
-  if (t.lower !== t.lemma || before?.pos === "NOUN" || before?.pos === "PROPN") return true;
-  return before?.pos === "AUX" && (before.lemma === "have" || before.lemma === "be");
-}
-
-function hedges(tokens: readonly Token[], i: number): boolean {
-  const t = tokens[i]!;
-  // "in May" is a month: a name, or a capitalised noun past the sentence's start.
-  if (t.pos === "PROPN" || (t.pos === "NOUN" && i > 0 && t.text !== t.lower)) return false;
-  const hedge = HEDGE_WORDS[t.lemma];
-  return hedge !== undefined && !(hedge.unlessBefore?.includes(tokens[i + 1]?.lower ?? "") ?? false);
-}
-
-/** Whether the token at `i` is a change marker in its place ("going forward", not "looking forward"). */
-function isMarker(tokens: readonly Token[], i: number): boolean {
-  const t = tokens[i]!;
-  const marker = CHANGE_MARKERS[t.lower];
-  if (marker === undefined) return false;
-  const before = tokens[i - 1];
-  if (marker.after !== undefined) return marker.after.includes(before?.lower ?? "");
-  // "for three years now": how long, not what changed.
-  return !(t.lower === "now" && before !== undefined && TIME_UNITS.has(singular(before.lemma)));
-}
 
 /** A rule by which a change statement replaces an older fact about the same subject. */
 interface ChangeRule {
@@ -334,7 +199,6 @@ export function changedFact<T extends ChangeSide>(newer: ChangeSide, candidates:
   return best?.fact ?? null;
 }
 
-const singular = (word: string): string => word.replace(/s$/u, "");
 
 /** The subject's words, from the claim when there is one ("mobile release") else from the fact's subject. */
 function subjectWords(side: ChangeSide, tokens: readonly Token[]): Set<string> {

@@ -2,7 +2,8 @@ import { sortableId } from "../ids";
 import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { claimKey, parseClaimKey } from "./claim-key";
-import { changedFact, changeSearchWords, isChangeStatement, type ChangeSide } from "./change";
+import { changedFact, changeSearchWords, type ChangeSide } from "./change";
+import { isChangeStatement } from "./statement";
 import { continuedClaim, prepareClaim, relatePrepared, restates, type PreparedClaim } from "./relation";
 import { nextFactSeq } from "../memory/changes";
 import {
