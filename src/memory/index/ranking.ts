@@ -366,14 +366,28 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     from[i] = j;
     return j < size[i]! && list[j]! >>> TF_BITS === ord ? gain(i, list[j]!, norm) : 0;
   };
-  /** Scores a fact from `sum` (what the cursors from `below` up gave) by looking up the rest; -Infinity when it cannot be kept. */
+  /**
+   * What each cursor gave the fact being scored. The score adds them in cursor order, whichever
+   * path found the fact: float addition is not associative, and a fact scored through another
+   * path (the head start, or the walk with fewer essential cursors, as a larger limit gives)
+   * must score the same to the last bit, or a tie the tie-breakers should settle goes by rounding.
+   */
+  const gains = new Float64Array(n);
+  const scoreOfGains = (extra: number): number => {
+    let total = 0;
+    for (let i = 0; i < n; i++) total += gains[i]!;
+    return total + extra;
+  };
+  /** Scores a fact from `sum` (what the cursors from `below` up gave, in `gains`) by looking up the rest; -Infinity when it cannot be kept. */
   const complete = (ord: number, sum: number, below: number, norm: number, from: Int32Array): number => {
     const extra = extraOf(ord);
     for (let i = below - 1; i >= 0; i--) {
       if (sum + upTo[i]! + extra + EPSILON < threshold) return Number.NEGATIVE_INFINITY;
-      sum += lookUp(i, ord, norm, from);
+      const g = lookUp(i, ord, norm, from);
+      gains[i] = g;
+      sum += g;
     }
-    return sum + extra;
+    return scoreOfGains(extra);
   };
   const keepIfBetter = (ord: number, total: number): void => {
     if (top.items.length === top.size && total + EPSILON < threshold) return;
@@ -392,9 +406,12 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       if (!accepts(ord)) continue;
       const norm = normOf(ord);
       let sum = 0;
-      for (let i = n - 1; i >= 0; i--) sum += lookUp(i, ord, norm, from);
+      for (let i = n - 1; i >= 0; i--) {
+        gains[i] = lookUp(i, ord, norm, from);
+        sum += gains[i]!;
+      }
       // Every gain is positive: a sum of 0 means the fact holds no query term.
-      if (sum > 0) keepIfBetter(ord, sum + extraOf(ord));
+      if (sum > 0) keepIfBetter(ord, scoreOfGains(extraOf(ord)));
     }
     return rescore(index, plan, p, top.sorted(), score, options.limit);
   }
@@ -409,7 +426,9 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       doneIn[ord] = epoch;
       if (!accepts(ord)) continue;
       const norm = normOf(ord);
-      const total = complete(ord, gain(strongest, list[j]!, norm), strongest, norm, from);
+      gains.fill(0);
+      gains[strongest] = gain(strongest, list[j]!, norm);
+      const total = complete(ord, gains[strongest]!, strongest, norm, from);
       if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
     }
   }
@@ -419,11 +438,13 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     if (ord === NONE) break;
     const norm = normOf(ord);
     let sum = 0;
+    gains.fill(0);
     for (let i = essential; i < n; i++) {
       if (current[i] !== ord) continue;
       const list = data[i]!;
       const j = at[i]!;
-      sum += gain(i, list[j]!, norm);
+      gains[i] = gain(i, list[j]!, norm);
+      sum += gains[i]!;
       at[i] = j + 1;
       current[i] = j + 1 < size[i]! ? list[j + 1]! >>> TF_BITS : NONE;
     }

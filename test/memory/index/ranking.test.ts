@@ -398,3 +398,26 @@ describe("invisible facts never starve visible matches in large workspaces", () 
     expect(ranked(index, "hunter3 reset", { limit: 20 }, noEndUser)).toHaveLength(20);
   });
 });
+
+describe("a smaller limit returns a prefix of a larger one", () => {
+  // Few words and three instants: many facts score exactly alike, so the tie-breakers (recency,
+  // then id) decide, and a score that depended on the path that found the fact would show.
+  const WORDS = ["zebra", "running", "priya", "gus", "tea", "oslo", "launch", "budget"];
+  const INSTANTS = [NOW - 86_400_000, NOW - 3 * 86_400_000, NOW - 40 * 86_400_000];
+  test("for random workspaces of near-identical facts and random queries", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 5 }), fc.constantFrom(...INSTANTS), fc.constantFrom("workspace", "priya", "gus")), { minLength: 30, maxLength: 300 }),
+        fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 6 }),
+        fc.constantFrom(1, 5, 21, 45),
+        (facts, query, limit) => {
+          const index = indexOf(facts.map(([words, recordedAt, subject]) => indexedFact(`${words.join(" ")}.`, { recordedAt, subject })));
+          const plan = planQuery(index, query.join(" "));
+          const rank = (k: number): string[] => rankFacts(index, plan, filterFor(index), { limit: k, now: NOW }).map((ord) => index.ids[ord]!);
+          expect(rank(limit)).toEqual(rank(facts.length + 1).slice(0, limit));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
