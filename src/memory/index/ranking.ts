@@ -426,7 +426,6 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       doneIn[ord] = epoch;
       if (!accepts(ord)) continue;
       const norm = normOf(ord);
-      gains.fill(0);
       gains[strongest] = gain(strongest, list[j]!, norm);
       const total = complete(ord, gains[strongest]!, strongest, norm, from);
       if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
@@ -438,9 +437,13 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     if (ord === NONE) break;
     const norm = normOf(ord);
     let sum = 0;
-    gains.fill(0);
+    // Every cursor's gain is written (0 where the fact is not in its list): the cursors below
+    // `essential` are written by complete(), so nothing of the previous fact is left over.
     for (let i = essential; i < n; i++) {
-      if (current[i] !== ord) continue;
+      if (current[i] !== ord) {
+        gains[i] = 0;
+        continue;
+      }
       const list = data[i]!;
       const j = at[i]!;
       gains[i] = gain(i, list[j]!, norm);
