@@ -14,7 +14,6 @@ import {
   markSuperseded,
   teamMemberNames,
   upsertEndUser,
-  type LiveStatement,
   type NewFactRow,
 } from "./store";
 import type { FactAnalysis } from "./types";
@@ -93,7 +92,6 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     [...new Set(wanted.map(claimKey))],
     [...new Set(wanted.filter((c) => c.replaces !== undefined || c.cardinality === "one").map((c) => c.subject))],
   );
-  const statementCandidates = await storedCandidates(tx, workspaceId, analysed);
   // Live claims (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
   let live: LiveFactClaim[] = stored.flatMap((row) => {
     const parts = parseClaimKey(row.claim_key);
@@ -108,7 +106,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   const factIds: string[] = [];
   let skipped = 0;
   const now = new Date();
-  for (const [at, { item, endUserId, analysis }] of analysed.entries()) {
+  for (const { item, endUserId, analysis } of analysed) {
     const duplicateKey = `${endUserId ?? ""}\n${analysis.normalized}`;
     const found = analysis.claim;
     const prepared = found ? prepareClaim(found) : null;
@@ -124,8 +122,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     const claim = found ? continuedClaim(found, replaced.map((old) => old.claim.claim)) : null;
     const id = sortableId("fact");
     const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: found };
-    const stored = statementCandidates.get(at);
-    const changed = replaced.length === 0 && stored !== undefined ? changedStatement(endUserId, side, stored, batch, replacedInBatch) : null;
+    const changed = replaced.length === 0 && isChangeStatement(item.text) ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch) : null;
     rows.push({
       id,
       text: item.text,
@@ -181,37 +178,18 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
 const CHANGE_CANDIDATES = 50;
 
 /**
- * The stored candidates of each change statement of the call, by its place in the call: read
- * before any of them is decided, one round trip per end-user scope (the call's own facts are
- * inserted after the loop, so each statement would have read the same rows on its own).
- */
-async function storedCandidates(tx: Queryable, workspaceId: string, analysed: readonly Analysed[]): Promise<Map<number, LiveStatement[]>> {
-  const byScope = new Map<string | null, number[]>();
-  analysed.forEach(({ item, endUserId }, at) => {
-    if (!isChangeStatement(item.text)) return;
-    const scope = byScope.get(endUserId);
-    if (scope) scope.push(at);
-    else byScope.set(endUserId, [at]);
-  });
-  const found = new Map<number, LiveStatement[]>();
-  for (const [endUserId, statements] of byScope) {
-    const lists = await liveStatementsMentioning(tx, workspaceId, endUserId, statements.map((at) => changeSearchWords(analysed[at]!.item.text)), CHANGE_CANDIDATES);
-    statements.forEach((at, k) => found.set(at, lists[k]!));
-  }
-  return found;
-}
-
-/**
  * The live fact a change statement replaces, if any (see capture/change.ts): among the scope's
  * recent facts that share a word with it and those stored earlier in this call.
  */
-function changedStatement(
+async function changedStatement(
+  tx: Queryable,
+  workspaceId: string,
   endUserId: string | null,
   newer: ChangeSide,
-  stored: readonly LiveStatement[],
   batch: readonly (ChangeSide & { id: string; endUserId: string | null })[],
   replacedInBatch: ReadonlySet<string>,
-): string | null {
+): Promise<string | null> {
+  const stored = await liveStatementsMentioning(tx, workspaceId, endUserId, changeSearchWords(newer.text), CHANGE_CANDIDATES);
   const candidates: (ChangeSide & { id: string })[] = [
     ...batch.filter((b) => b.endUserId === endUserId).reverse(),
     ...stored.map((row) => {

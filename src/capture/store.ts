@@ -129,49 +129,31 @@ const endUserScope = (endUserId: string | null) => (endUserId === null ? fragmen
 const CHANGE_WINDOW = 5_000;
 
 /**
- * For each word list, the most recent live, short facts of one end user's scope (or the
- * workspace's own, for null) that contain one of its words: the candidates each change statement
- * of a call may replace. One round trip for all the call's statements of one scope: they all see
- * the database as it was when the call took the capture lock (its own facts are inserted after).
+ * The most recent live, short facts of one end user's scope (or the workspace's own, for null)
+ * that contain one of these words: the candidates a change statement may replace.
  *
  * Trade-off: the words are matched as substrings, which no index serves, so this walks the
- * scope's live facts newest first (the live-recent index), reading at most CHANGE_WINDOW of them
- * once for all the lists. It runs only for the few facts that state a change.
+ * scope's live facts newest first (the live-recent index) until it has enough, reading at most
+ * CHANGE_WINDOW of them. It runs only for the few facts that state a change.
  */
 export async function liveStatementsMentioning(
   db: Queryable,
   workspaceId: string,
   endUserId: string | null,
-  wordLists: readonly (readonly string[])[],
+  words: readonly string[],
   limit: number,
-): Promise<LiveStatement[][]> {
-  const found: LiveStatement[][] = wordLists.map(() => []);
-  const asked = wordLists.flatMap((words, at) => (words.length > 0 ? [{ at, words }] : []));
-  if (asked.length === 0) return found;
-  // Two parallel text arrays (which list, which word): the one array shape both drivers pass alike.
-  const lists = asked.flatMap((a, n) => a.words.map(() => String(n)));
-  const words = asked.flatMap((a) => [...a.words]);
-  const rows = await db.sql<LiveStatement & { ask: number }>`
-    WITH recent AS MATERIALIZED (
+): Promise<LiveStatement[]> {
+  if (words.length === 0) return [];
+  return db.sql<LiveStatement>`
+    SELECT id, text, subject, subject_type, claim_key, claim_value, claim_negated FROM (
       SELECT id, text, normalized, subject, subject_type, claim_key, claim_value, claim_negated, recorded_at FROM facts
        WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
          AND ${endUserScope(endUserId)}
          AND length(text) <= 240
        ORDER BY recorded_at DESC, id DESC
        LIMIT ${CHANGE_WINDOW}
-    ),
-    asked AS (
-      SELECT list::int AS ask, word FROM unnest(${lists}::text[], ${words}::text[]) AS w(list, word)
-    )
-    SELECT a.ask, m.id, m.text, m.subject, m.subject_type, m.claim_key, m.claim_value, m.claim_negated
-      FROM (SELECT DISTINCT ask FROM asked) a
-      CROSS JOIN LATERAL (
-        SELECT r.* FROM recent r
-         WHERE EXISTS (SELECT 1 FROM asked w WHERE w.ask = a.ask AND strpos(r.normalized, w.word) > 0)
-         ORDER BY r.recorded_at DESC, r.id DESC
-         LIMIT ${limit}
-      ) m
-     ORDER BY a.ask, m.recorded_at DESC, m.id DESC`;
-  for (const { ask, ...row } of rows) found[asked[ask]!.at]!.push(row);
-  return found;
+    ) recent
+     WHERE EXISTS (SELECT 1 FROM unnest(${[...words]}::text[]) AS w(word) WHERE strpos(normalized, w.word) > 0)
+     ORDER BY recorded_at DESC, id DESC
+     LIMIT ${limit}`;
 }
