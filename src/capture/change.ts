@@ -22,7 +22,6 @@ export interface ChangeSide {
   claim: Claim | null;
 }
 
-
 const TOPIC_POS: ReadonlySet<string> = new Set(["NOUN", "VERB", "ADJ", "PROPN", "NUM"]);
 /** Names and numbers are nouns when two facts' topics are compared. */
 const TOPIC_POS_CLASS: Readonly<Record<string, string>> = { PROPN: "NOUN", NUM: "NOUN" };
@@ -198,7 +197,6 @@ export function changedFact<T extends ChangeSide>(newer: ChangeSide, candidates:
   }
   return best?.fact ?? null;
 }
-
 
 /** The subject's words, from the claim when there is one ("mobile release") else from the fact's subject. */
 function subjectWords(side: ChangeSide, tokens: readonly Token[]): Set<string> {

@@ -24,7 +24,6 @@ function mentionsChangeWord(text: string): boolean {
     .some((w) => CHANGE_MARKERS[w] !== undefined || CHANGE_STEMS.some((stem) => w.startsWith(stem)));
 }
 
-
 /**
  * The sentence's tokens when it is one short declarative statement, else null: a request ("now
  * explain it", "please change ..."), a question or a narrative states no state to replace.
@@ -87,8 +86,6 @@ export function speakersEnd(tokens: readonly Token[]): number {
   return at;
 }
 
-
-
 /** Whether a fact says that something changed, and does not hedge, ask or merely add. */
 export function isChangeStatement(text: string): boolean {
   // Most facts hold no change word: they are never tagged here.
@@ -121,7 +118,7 @@ function hedges(tokens: readonly Token[], i: number): boolean {
 }
 
 /** Whether the token at `i` is a change marker in its place ("going forward", not "looking forward"). */
-export function isMarker(tokens: readonly Token[], i: number): boolean {
+function isMarker(tokens: readonly Token[], i: number): boolean {
   const t = tokens[i]!;
   const marker = CHANGE_MARKERS[t.lower];
   if (marker === undefined) return false;

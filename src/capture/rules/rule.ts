@@ -41,10 +41,5 @@ function nextIndex(text: string, index: number, fullUnicode: boolean): number {
 /** Global copies of rule patterns, built once each. */
 const globalCopies = new WeakMap<RegExp, RegExp>();
 
-/** The first rule whose pattern matches, in table order: the order is the precedence. */
-export function firstMatch<R extends Rule>(rules: readonly R[], text: string): R | undefined {
-  return rules.find((rule) => rule.pattern.test(text));
-}
-
 /** A literal word inside a pattern. */
 export const escapeRegex = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
