@@ -76,6 +76,8 @@ export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
   indexGauge("memoryd_index_bytes", "Estimated bytes the search indexes hold", (s) => s.bytes);
   indexGauge("memoryd_index_budget_bytes", "The search indexes' memory budget (MEMORYD_INDEX_MEMORY_MB)", (s) => s.budgetBytes);
   indexGauge("memoryd_index_builds_total", "Search index builds since start", (s) => s.builds);
+  indexGauge("memoryd_index_snapshot_builds_total", "Search index builds that started from a stored snapshot", (s) => s.snapshotBuilds);
+  indexGauge("memoryd_index_snapshot_writes_total", "Search index snapshots written since start", (s) => s.snapshotWrites);
   indexGauge("memoryd_index_evictions_total", "Search indexes evicted under the budget since start", (s) => s.evictions);
   indexGauge("memoryd_index_reads_total", "Reads of the search indexes since start", (s) => s.reads);
   indexGauge("memoryd_index_hit_ratio", "Share of reads answered by an index already current (no database round trip)", (s) => (s.reads === 0 ? 0 : s.hits / s.reads));

@@ -91,7 +91,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   await migrate(db);
 
   let accepting = true;
-  const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024);
+  const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024, { log });
   const metrics = createMetrics({ db, index });
   const engine = new AnswerEngine({ db, index, config, log, metrics });
   const app = createApp({ config, db, log, engine, index, metrics, isAccepting: () => accepting });
@@ -146,6 +146,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
       if (timedOut) await server.stop(true);
       // Request log lines are written after the response, on a later tick: let them out first.
       await new Promise<void>((resolve) => setImmediate(resolve));
+      await index.settle();
       await db.close();
       log.info("stopped", {});
     })();

@@ -1,6 +1,7 @@
 import type { Queryable } from "../db/types";
 import type { FactKind, Origin, SubjectType } from "../schema/memory";
 import type { IndexedFact } from "./index/fact-index";
+import { dropIndexSnapshot } from "./index-snapshots";
 
 /**
  * The workspace change log the in-process search indexes follow (migration 004). Writers stamp
@@ -23,9 +24,13 @@ export async function nextFactSeq(tx: Queryable, workspaceId: string): Promise<n
   return rows[0]!.seq;
 }
 
-/** Records deleted facts so other instances drop them; in the deleting transaction. */
+/**
+ * Records deleted facts so other instances drop them, and drops the workspace's index snapshot,
+ * which may hold their text; in the deleting transaction.
+ */
 export async function recordTombstones(tx: Queryable, workspaceId: string, seq: number, factIds: readonly string[]): Promise<void> {
   if (factIds.length === 0) return;
+  await dropIndexSnapshot(tx, workspaceId);
   await tx.sql`
     INSERT INTO fact_tombstones (workspace_id, seq, fact_id)
     SELECT ${workspaceId}, ${seq}, id FROM unnest(${[...factIds]}::text[]) AS id`;

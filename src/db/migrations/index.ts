@@ -11,6 +11,7 @@ import oauth from "./009_oauth.sql" with { type: "text" };
 import openaiProvider from "./010_openai_provider.sql" with { type: "text" };
 import claimColumns from "./011_claim_columns.sql" with { type: "text" };
 import clientMetadataDocuments from "./012_client_metadata_documents.sql" with { type: "text" };
+import indexSnapshots from "./013_index_snapshots.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: "openai_provider", sql: openaiProvider },
   { version: 11, name: "claim_columns", sql: claimColumns },
   { version: 12, name: "client_metadata_documents", sql: clientMetadataDocuments },
+  { version: 13, name: "index_snapshots", sql: indexSnapshots },
 ];

@@ -58,6 +58,28 @@ export interface Subject {
   facts: Postings;
 }
 
+/**
+ * What a compacted index is made of; everything else (the id and name maps, the prefix and
+ * first-term lookups, the pinned set, the byte counts) is derived from it. What a snapshot stores.
+ */
+export interface IndexParts {
+  ids: string[];
+  texts: string[];
+  subjectOf: Int32Array<ArrayBuffer>;
+  endUserOf: Int32Array<ArrayBuffer>;
+  kindOf: Uint8Array<ArrayBuffer>;
+  originOf: Uint8Array<ArrayBuffer>;
+  flags: Uint8Array<ArrayBuffer>;
+  confidence: Float32Array<ArrayBuffer>;
+  recordedAt: Float64Array<ArrayBuffer>;
+  lengthOf: Uint16Array<ArrayBuffer>;
+  lineTokens: Uint16Array<ArrayBuffer>;
+  subjects: { name: string; facts: Postings }[];
+  endUsers: string[];
+  terms: string[];
+  postings: Postings[];
+}
+
 const newPostings = (): Postings => ({ data: new Uint32Array(2), size: 0, df: 0, maxTf: 0, minLength: 0xffff });
 
 /** Heap bytes of a postings object and its array beyond the array's contents (measured in bench/). */
@@ -153,6 +175,76 @@ export class FactIndex {
     this.append(this.subjects[this.subjectOf[ord]!]!.facts, ord, 1);
   }
 
+  /**
+   * An index made from the parts of a compacted one (`parts`), as it was: the same ordinals, so the
+   * same rankings to the last tie. Null when the parts do not hold together (a damaged snapshot).
+   */
+  static restore(parts: IndexParts): FactIndex | null {
+    const index = new FactIndex();
+    const count = parts.ids.length;
+    const sized = [parts.texts, parts.subjectOf, parts.endUserOf, parts.kindOf, parts.originOf, parts.flags, parts.confidence, parts.recordedAt, parts.lengthOf, parts.lineTokens];
+    if (sized.some((column) => column.length !== count)) return null;
+    for (const subject of parts.subjects) index.subjectId(subject.name);
+    for (const endUser of parts.endUsers) index.endUserId(endUser);
+    if (index.subjects.length !== parts.subjects.length || index.endUsers.length !== parts.endUsers.length) return null;
+    index.count = count;
+    index.live = count;
+    index.ids = parts.ids;
+    index.texts = parts.texts;
+    index.subjectOf = parts.subjectOf;
+    index.endUserOf = parts.endUserOf;
+    index.kindOf = parts.kindOf;
+    index.originOf = parts.originOf;
+    index.flags = parts.flags;
+    index.confidence = parts.confidence;
+    index.recordedAt = parts.recordedAt;
+    index.lengthOf = parts.lengthOf;
+    index.lineTokens = parts.lineTokens;
+    for (let ord = 0; ord < count; ord++) {
+      const subject = parts.subjectOf[ord]!;
+      const endUser = parts.endUserOf[ord]!;
+      if ((parts.flags[ord]! & LIVE) === 0 || subject < 0 || subject >= parts.subjects.length || endUser < -1 || endUser >= parts.endUsers.length) return null;
+      index.ordinalOf.set(parts.ids[ord]!, ord);
+      index.totalLength += parts.lengthOf[ord]!;
+      index.stringBytes += 2 * (parts.ids[ord]!.length + parts.texts[ord]!.length);
+      if (endUser >= 0) index.endUserFacts[endUser]!.push(ord);
+      if (parts.flags[ord]! & PINNED) index.pinned.add(ord);
+    }
+    if (index.ordinalOf.size !== count) return null;
+    const inRange = (p: Postings): boolean => p.size === 0 || p.data[p.size - 1]! >>> TF_BITS < count;
+    parts.subjects.forEach((subject, id) => {
+      index.subjects[id]!.facts = subject.facts;
+      index.postingBytes += subject.facts.data.byteLength;
+    });
+    for (let i = 0; i < parts.terms.length; i++) index.adoptPostings(parts.terms[i]!, parts.postings[i]!);
+    if (index.postings.size !== parts.terms.length || ![...index.postings.values(), ...parts.subjects.map((s) => s.facts)].every(inRange)) return null;
+    return index;
+  }
+
+  /** Compacts the index and returns what it is made of (shared, not copied: read it before the next change). */
+  parts(): IndexParts {
+    this.compact();
+    const n = this.count;
+    const terms = [...this.postings.keys()];
+    return {
+      ids: this.ids.slice(0, n),
+      texts: this.texts.slice(0, n),
+      subjectOf: this.subjectOf.subarray(0, n),
+      endUserOf: this.endUserOf.subarray(0, n),
+      kindOf: this.kindOf.subarray(0, n),
+      originOf: this.originOf.subarray(0, n),
+      flags: this.flags.subarray(0, n),
+      confidence: this.confidence.subarray(0, n),
+      recordedAt: this.recordedAt.subarray(0, n),
+      lengthOf: this.lengthOf.subarray(0, n),
+      lineTokens: this.lineTokens.subarray(0, n),
+      subjects: this.subjects.map((s) => ({ name: s.name, facts: s.facts })),
+      endUsers: [...this.endUsers],
+      terms,
+      postings: terms.map((term) => this.postings.get(term)!),
+    };
+  }
+
   /** Takes a fact out of search (superseded, deleted, or about to be re-added). */
   remove(id: string): void {
     const ord = this.ordinalOf.get(id);
@@ -216,23 +308,24 @@ export class FactIndex {
   }
 
   private post(term: string, ord: number, tf: number): void {
-    let p = this.postings.get(term);
-    if (!p) {
-      p = newPostings();
-      this.postings.set(term, p);
-      const prefix = term.slice(0, 2);
-      const bucket = this.termsByPrefix.get(prefix);
-      if (bucket) bucket.push(term);
-      else this.termsByPrefix.set(prefix, [term]);
-      this.stringBytes += 2 * term.length + 64;
-      this.postingBytes += p.data.byteLength + POSTINGS_OVERHEAD;
-    }
-    this.append(p, ord, tf);
+    this.append(this.postings.get(term) ?? this.adoptPostings(term, newPostings()), ord, tf);
+  }
+
+  /** Enters a new term into the lexicon with its postings. */
+  private adoptPostings(term: string, p: Postings): Postings {
+    this.postings.set(term, p);
+    const prefix = term.slice(0, 2);
+    const bucket = this.termsByPrefix.get(prefix);
+    if (bucket) bucket.push(term);
+    else this.termsByPrefix.set(prefix, [term]);
+    this.stringBytes += 2 * term.length + 64;
+    this.postingBytes += p.data.byteLength + POSTINGS_OVERHEAD;
+    return p;
   }
 
   private append(p: Postings, ord: number, tf: number): void {
     if (p.size === p.data.length) {
-      const next = new Uint32Array(p.data.length * 2);
+      const next = new Uint32Array(Math.max(2, p.data.length * 2));
       this.postingBytes += p.data.byteLength;
       next.set(p.data);
       p.data = next;

@@ -1,11 +1,24 @@
 import type { Db } from "../../db/types";
+import type { Logger } from "../../log";
 import { loadFactChanges, loadLiveFacts, readFactHead, type FactChanges } from "../changes";
+import { readIndexSnapshot, writeIndexSnapshot } from "../index-snapshots";
 import { FactIndex } from "./fact-index";
+import { decodeIndex, encodeIndex, SNAPSHOT_FORMAT } from "./snapshot";
 
 /** Facts read per statement while building an index. */
 const BUILD_PAGE = 10_000;
 /** A delta larger than this is not worth applying row by row: the index is rebuilt instead. */
 const MAX_DELTA = 20_000;
+
+export interface FactIndexOptions {
+  /** Workspaces with fewer live facts get no snapshot: reading their facts is as quick. */
+  snapshotMinFacts: number;
+  /** A snapshot is rewritten once the changes since it pass this share of the live facts. */
+  snapshotRefreshShare: number;
+  log: Logger | null;
+}
+
+const DEFAULTS: FactIndexOptions = { snapshotMinFacts: 256, snapshotRefreshShare: 0.25, log: null };
 
 export interface IndexStats {
   workspaces: number;
@@ -13,6 +26,9 @@ export interface IndexStats {
   bytes: number;
   budgetBytes: number;
   builds: number;
+  /** Builds that started from a stored snapshot. */
+  snapshotBuilds: number;
+  snapshotWrites: number;
   evictions: number;
   reads: number;
   /** Reads answered by an index already current, without a database round trip. */
@@ -24,18 +40,28 @@ interface Entry {
   /** The sync under way, if any: one at a time per workspace. */
   syncing: { promise: Promise<FactIndex>; startedAt: number } | null;
   bytes: number;
+  /** Changes applied since the stored snapshot (Infinity: none is known to be stored). */
+  sinceSnapshot: number;
+  writing: boolean;
 }
 
 /**
  * The process's search indexes, one per workspace, built on first use and evicted least recently
  * used once their estimated size passes the budget (MEMORYD_INDEX_MEMORY_MB). A read first brings
  * the workspace's index up to date with the database's change log, so every instance serves what
- * any instance wrote before the read began.
+ * any instance wrote before the read began. A build starts from the workspace's stored snapshot
+ * when there is a usable one, and a build or sync that leaves the snapshot far behind writes a
+ * new one in the background.
  */
 export class FactIndexes {
   /** Map order is the LRU order: a read moves its workspace to the end. */
   private readonly entries = new Map<string, Entry>();
   private builds = 0;
+  private snapshotBuilds = 0;
+  private snapshotWrites = 0;
+  /** Snapshot writes under way, awaited by `settle`. */
+  private readonly writes = new Set<Promise<void>>();
+  private readonly options: FactIndexOptions;
   /** Orders reads and syncs: a sync that started after a read began has seen its caller's writes. */
   private clock = 0;
   private evictions = 0;
@@ -46,7 +72,10 @@ export class FactIndexes {
   constructor(
     private readonly db: Db,
     private readonly budgetBytes: number,
-  ) {}
+    options: Partial<FactIndexOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
 
   /**
    * The workspace's index, reflecting at least change `knownSeq` (from the caller's
@@ -83,13 +112,29 @@ export class FactIndexes {
       facts += entry.index?.live ?? 0;
       bytes += entry.bytes;
     }
-    return { workspaces: this.entries.size, facts, bytes, budgetBytes: this.budgetBytes, builds: this.builds, evictions: this.evictions, reads: this.reads, hits: this.hits };
+    return {
+      workspaces: this.entries.size,
+      facts,
+      bytes,
+      budgetBytes: this.budgetBytes,
+      builds: this.builds,
+      snapshotBuilds: this.snapshotBuilds,
+      snapshotWrites: this.snapshotWrites,
+      evictions: this.evictions,
+      reads: this.reads,
+      hits: this.hits,
+    };
+  }
+
+  /** Waits for the snapshot writes under way (before the database closes). */
+  async settle(): Promise<void> {
+    while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
   }
 
   private touch(workspaceId: string): Entry {
     let entry = this.entries.get(workspaceId);
     if (entry) this.entries.delete(workspaceId);
-    else entry = { index: null, syncing: null, bytes: 0 };
+    else entry = { index: null, syncing: null, bytes: 0, sinceSnapshot: Number.POSITIVE_INFINITY, writing: false };
     this.entries.set(workspaceId, entry);
     return entry;
   }
@@ -102,10 +147,14 @@ export class FactIndexes {
       if (current !== null && changes !== null && !changes.truncated && changes.head.floor <= current.seq) {
         index = current;
         applyChanges(index, changes);
+        entry.sinceSnapshot += changes.upserts.length + changes.removals.length;
       } else {
-        index = await this.build(workspaceId);
+        const built = await this.build(workspaceId);
+        index = built.index;
+        entry.sinceSnapshot = built.sinceSnapshot;
       }
       entry.index = index;
+      this.maybeWriteSnapshot(workspaceId, entry, index);
       entry.bytes = index.bytes();
       this.enforceBudget(workspaceId);
       return index;
@@ -120,14 +169,25 @@ export class FactIndexes {
   }
 
   /**
-   * Reads the head, then the live facts page by page, then every change after that head: pages
-   * may have seen later writes (or missed facts superseded meanwhile), and the delta settles both.
+   * Reads the head and the stored snapshot; from a usable snapshot, only the changes after it.
+   * Otherwise the live facts page by page, then every change after that head: pages may have
+   * seen later writes (or missed facts superseded meanwhile), and the delta settles both.
    */
-  private async build(workspaceId: string): Promise<FactIndex> {
+  private async build(workspaceId: string): Promise<{ index: FactIndex; sinceSnapshot: number }> {
     this.builds += 1;
+    const [head, stored] = await Promise.all([readFactHead(this.db, workspaceId), readIndexSnapshot(this.db, workspaceId, SNAPSHOT_FORMAT)]);
+    if (head === null) return { index: new FactIndex(), sinceSnapshot: Number.POSITIVE_INFINITY };
+    if (stored !== null && stored.seq >= head.floor && stored.seq <= head.seq) {
+      const index = decodeIndex(stored.bytes);
+      const changes = index === null ? null : await loadFactChanges(this.db, workspaceId, stored.seq, MAX_DELTA);
+      if (index !== null && changes !== null && !changes.truncated && changes.head.floor <= stored.seq) {
+        index.seq = stored.seq;
+        applyChanges(index, changes);
+        this.snapshotBuilds += 1;
+        return { index, sinceSnapshot: changes.upserts.length + changes.removals.length };
+      }
+    }
     const index = new FactIndex();
-    const head = await readFactHead(this.db, workspaceId);
-    if (head === null) return index;
     // The next page is read while this one is indexed: the database and the tokeniser work at once.
     let pending = loadLiveFacts(this.db, workspaceId, "", BUILD_PAGE);
     for (;;) {
@@ -140,9 +200,39 @@ export class FactIndexes {
     index.seq = head.seq;
     // Only what was written while the pages were read: applied whole, however much it is.
     const changes = await loadFactChanges(this.db, workspaceId, head.seq, Number.MAX_SAFE_INTEGER - 1);
-    if (changes === null) return new FactIndex();
+    if (changes === null) return { index: new FactIndex(), sinceSnapshot: Number.POSITIVE_INFINITY };
     applyChanges(index, changes);
-    return index;
+    return { index, sinceSnapshot: Number.POSITIVE_INFINITY };
+  }
+
+  /**
+   * Writes the index as the workspace's snapshot when none is stored or the one stored is far
+   * behind. In the background: the read that built the index does not wait for it. One write at
+   * a time per workspace; a failed one is logged and tried again after the next change.
+   */
+  private maybeWriteSnapshot(workspaceId: string, entry: Entry, index: FactIndex): void {
+    const { snapshotMinFacts, snapshotRefreshShare, log } = this.options;
+    if (entry.writing || index.live < snapshotMinFacts) return;
+    if (entry.sinceSnapshot <= Math.max(snapshotMinFacts, index.live * snapshotRefreshShare)) return;
+    const bytes = encodeIndex(index);
+    if (bytes === null) return;
+    const seq = index.seq;
+    const facts = index.live;
+    entry.writing = true;
+    entry.sinceSnapshot = 0;
+    const write = writeIndexSnapshot(this.db, workspaceId, seq, SNAPSHOT_FORMAT, facts, bytes)
+      .then((written) => {
+        if (written) this.snapshotWrites += 1;
+      })
+      .catch((error: unknown) => {
+        entry.sinceSnapshot = Number.POSITIVE_INFINITY;
+        log?.warn("index snapshot write failed", { workspace_id: workspaceId, error: String(error) });
+      })
+      .finally(() => {
+        entry.writing = false;
+        this.writes.delete(write);
+      });
+    this.writes.add(write);
   }
 
   /** Evicts least recently used indexes (never the one just read) until the total fits. */

@@ -1,0 +1,212 @@
+import { FactIndex, type IndexParts, type Postings } from "./fact-index";
+import { STOP_WORDS, termsOf } from "./terms";
+
+/**
+ * A workspace's index as bytes, so a cold start reads one row and copies arrays instead of reading
+ * every fact and tokenising it again. The layout is the index's own: per-fact columns as typed
+ * arrays, strings as UTF-8 with their UTF-16 lengths, postings as one array with per-term sizes.
+ * Sections are aligned to 8 bytes so each array is read with one copy. Little-endian, as every
+ * platform the binary is built for.
+ */
+
+/** Bump when the layout below or what `FactIndex.add` derives from a fact changes. */
+const LAYOUT = 1;
+const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
+
+/**
+ * Terms are derived data: a snapshot is only valid with the tokeniser that wrote it. The probe's
+ * terms and the stop words are hashed into the format, so a change to stemming, splitting or the
+ * stop list retires every snapshot (the index is rebuilt from facts and written again).
+ */
+const PROBE =
+  "The Runners were RUNNING generously through Zürich's cafés: naïve résumés, organisations' 2024-05-01 " +
+  "x86_64 İstanbul ΣΊΣΥΦΟΣ straße 東京タワー 👩‍💻 don't they'll we've jumping jumped happily";
+export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(`${termsOf(PROBE).join(" ")}|${[...STOP_WORDS].join(" ")}`).toString(36)}`;
+
+type Column = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float32Array | Float64Array;
+
+class Writer {
+  private readonly chunks: Uint8Array[] = [];
+  private length = 0;
+
+  u32s(...values: number[]): void {
+    this.column(Uint32Array.from(values));
+  }
+
+  column(values: Column): void {
+    this.push(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    this.align();
+  }
+
+  strings(values: readonly string[]): void {
+    this.column(Uint32Array.from(values, (v) => v.length));
+    const bytes = new TextEncoder().encode(values.join(""));
+    this.u32s(bytes.length);
+    this.push(bytes);
+    this.align();
+  }
+
+  postings(list: readonly Postings[]): void {
+    this.column(Uint32Array.from(list, (p) => p.size));
+    this.column(Uint32Array.from(list, (p) => p.df));
+    this.column(Uint8Array.from(list, (p) => p.maxTf));
+    this.column(Uint16Array.from(list, (p) => p.minLength));
+    let total = 0;
+    for (const p of list) total += p.size;
+    const data = new Uint32Array(total);
+    let at = 0;
+    for (const p of list) {
+      data.set(p.data.subarray(0, p.size), at);
+      at += p.size;
+    }
+    this.column(data);
+  }
+
+  finish(): Uint8Array {
+    const out = new Uint8Array(this.length);
+    let at = 0;
+    for (const chunk of this.chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
+  }
+
+  private push(bytes: Uint8Array): void {
+    this.chunks.push(bytes);
+    this.length += bytes.length;
+  }
+
+  /** Pads to the next multiple of 8: every column starts aligned for its type. */
+  private align(): void {
+    const pad = (8 - (this.length % 8)) % 8;
+    if (pad > 0) this.push(new Uint8Array(pad));
+  }
+}
+
+/** Thrown inside `decodeIndex` only, when the bytes end early or do not add up. */
+class Malformed extends Error {}
+
+class Reader {
+  private at = 0;
+  private readonly bytes: Uint8Array;
+
+  constructor(bytes: Uint8Array) {
+    // A plain view: a Node Buffer's `slice` shares memory where Uint8Array's copies.
+    this.bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** Every byte was read: a longer or shorter input is not the snapshot that was written. */
+  atEnd(): boolean {
+    return this.at === this.bytes.length;
+  }
+
+  u32(): number {
+    return this.column(Uint32Array, 1)[0]!;
+  }
+
+  column<T extends Column>(Type: { new (buffer: ArrayBuffer, offset: number, length: number): T; BYTES_PER_ELEMENT: number }, n: number): T {
+    const byteLength = n * Type.BYTES_PER_ELEMENT;
+    if (this.at + byteLength > this.bytes.length) throw new Malformed();
+    // A copy: the index must not keep the whole snapshot alive through a view.
+    const copy = this.bytes.slice(this.at, this.at + byteLength).buffer as ArrayBuffer;
+    this.at += byteLength;
+    this.at += (8 - (this.at % 8)) % 8;
+    return new Type(copy, 0, n);
+  }
+
+  strings(n: number): string[] {
+    const lengths = this.column(Uint32Array, n);
+    const byteLength = this.u32();
+    if (this.at + byteLength > this.bytes.length) throw new Malformed();
+    const joined = new TextDecoder("utf-8", { fatal: true }).decode(this.bytes.subarray(this.at, this.at + byteLength));
+    this.at += byteLength;
+    this.at += (8 - (this.at % 8)) % 8;
+    const out = new Array<string>(n);
+    let start = 0;
+    for (let i = 0; i < n; i++) {
+      out[i] = joined.slice(start, start + lengths[i]!);
+      start += lengths[i]!;
+    }
+    if (start !== joined.length) throw new Malformed();
+    return out;
+  }
+
+  postings(n: number): Postings[] {
+    const sizes = this.column(Uint32Array, n);
+    const df = this.column(Uint32Array, n);
+    const maxTf = this.column(Uint8Array, n);
+    const minLength = this.column(Uint16Array, n);
+    let total = 0;
+    for (const size of sizes) total += size;
+    const data = this.column(Uint32Array, total);
+    const out = new Array<Postings>(n);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const size = sizes[i]!;
+      // Views into one array: postings grow by copying, so a view is only ever read or replaced.
+      out[i] = { data: size === 0 ? new Uint32Array(2) : data.subarray(at, at + size), size, df: df[i]!, maxTf: maxTf[i]!, minLength: minLength[i]! };
+      at += size;
+    }
+    return out;
+  }
+}
+
+/**
+ * The index as snapshot bytes (compacting it first), or null when a string could not round-trip
+ * through UTF-8 (a lone surrogate; the database cannot store one, so only a hand-made index has it).
+ */
+export function encodeIndex(index: FactIndex): Uint8Array | null {
+  const parts = index.parts();
+  const strings = [parts.ids, parts.texts, parts.subjects.map((s) => s.name), parts.endUsers, parts.terms];
+  if (!strings.every((list) => list.join("").isWellFormed())) return null;
+  const w = new Writer();
+  w.u32s(MAGIC, LAYOUT, parts.ids.length, parts.subjects.length, parts.endUsers.length, parts.terms.length);
+  w.strings(parts.ids);
+  w.strings(parts.texts);
+  for (const column of [parts.subjectOf, parts.endUserOf, parts.kindOf, parts.originOf, parts.flags, parts.confidence, parts.recordedAt, parts.lengthOf, parts.lineTokens]) {
+    w.column(column);
+  }
+  w.strings(parts.subjects.map((s) => s.name));
+  w.postings(parts.subjects.map((s) => s.facts));
+  w.strings(parts.endUsers);
+  w.strings(parts.terms);
+  w.postings(parts.postings);
+  return w.finish();
+}
+
+/** The index a snapshot holds, or null when the bytes are not a snapshot of this layout. */
+export function decodeIndex(bytes: Uint8Array): FactIndex | null {
+  try {
+    const r = new Reader(bytes);
+    const [magic, layout, count = 0, subjectCount = 0, endUserCount = 0, termCount = 0] = r.column(Uint32Array, 6);
+    if (magic !== MAGIC || layout !== LAYOUT) return null;
+    const parts: IndexParts = {
+      ids: r.strings(count),
+      texts: r.strings(count),
+      subjectOf: r.column(Int32Array, count),
+      endUserOf: r.column(Int32Array, count),
+      kindOf: r.column(Uint8Array, count),
+      originOf: r.column(Uint8Array, count),
+      flags: r.column(Uint8Array, count),
+      confidence: r.column(Float32Array, count),
+      recordedAt: r.column(Float64Array, count),
+      lengthOf: r.column(Uint16Array, count),
+      lineTokens: r.column(Uint16Array, count),
+      subjects: [],
+      endUsers: [],
+      terms: [],
+      postings: [],
+    };
+    const subjectNames = r.strings(subjectCount);
+    const subjectFacts = r.postings(subjectCount);
+    parts.subjects = subjectNames.map((name, i) => ({ name, facts: subjectFacts[i]! }));
+    parts.endUsers = r.strings(endUserCount);
+    parts.terms = r.strings(termCount);
+    parts.postings = r.postings(termCount);
+    return r.atEnd() ? FactIndex.restore(parts) : null;
+  } catch (error) {
+    if (error instanceof Malformed || error instanceof TypeError || error instanceof RangeError) return null;
+    throw error;
+  }
+}
