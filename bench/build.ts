@@ -8,12 +8,15 @@
  * Workspaces: the first 500 turns of the first LongMemEval-S dev haystack as bench/retrieval.ts
  * teaches them (long chat turns), and 100k and 1M synthetic short facts (bench/support/synth.ts).
  * Each is built `--builds` times (default 5) in one process, alternating with the baseline; the
- * table gives the median and the fastest build.
+ * table gives the median and the fastest build. Beside them: restoring the same index from its
+ * snapshot bytes (zstd decompression and `decodeIndex`, what a cold start from a stored snapshot
+ * does after reading its one row), and the compressed snapshot's size.
  *
  *   bun bench/build.ts [--builds 5] [--only lme500,s100k,s1m]
  */
 import { join } from "node:path";
 import { FactIndex, type IndexedFact } from "../src/memory/index/fact-index";
+import { decodeIndex, encodeIndex } from "../src/memory/index/snapshot";
 import { loadLongMemEval } from "./lib/longmemeval-data";
 import { argValue } from "./support/args";
 import { provenance } from "./support/provenance";
@@ -68,11 +71,13 @@ function timed(run: () => number): { ms: number; sink: number } {
   return { ms: performance.now() - started, sink };
 }
 
-const buildIndex = (facts: readonly IndexedFact[]): number => {
+const buildIndex = (facts: readonly IndexedFact[]): FactIndex => {
   const index = new FactIndex();
   for (const fact of facts) index.add(fact);
-  return index.live;
+  return index;
 };
+
+const restoreIndex = (compressed: Uint8Array): number => decodeIndex(Bun.zstdDecompressSync(compressed))?.live ?? -1;
 
 const bareBaseline = (facts: readonly IndexedFact[]): number => {
   const postings = new Map<string, number>();
@@ -87,8 +92,10 @@ console.log("# In-memory index build");
 console.log("");
 for (const line of provenance()) console.log(line);
 console.log("");
-console.log("| workspace | facts | mean chars | bare baseline: split + count, median / fastest ms | FactIndex.add, median / fastest ms | × baseline |");
-console.log("|---|---:|---:|---:|---:|---:|");
+console.log(
+  "| workspace | facts | mean chars | bare baseline: split + count, median / fastest ms | FactIndex.add, median / fastest ms | × baseline | from snapshot bytes, median / fastest ms | snapshot MB (zstd) |",
+);
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
 let sink = 0;
 for (const make of workspaces) {
   const workspace = make();
@@ -96,16 +103,22 @@ for (const make of workspaces) {
   const chars = workspace.facts.reduce((n, f) => n + f.text.length, 0) / Math.max(1, workspace.facts.length);
   const bare: number[] = [];
   const built: number[] = [];
+  const restored: number[] = [];
+  const compressed = Bun.zstdCompressSync(encodeIndex(buildIndex(workspace.facts))!, { level: 1 });
   for (let i = 0; i < BUILDS; i++) {
     const b = timed(() => bareBaseline(workspace.facts));
-    const f = timed(() => buildIndex(workspace.facts));
+    const f = timed(() => buildIndex(workspace.facts).live);
+    const r = timed(() => restoreIndex(compressed));
+    if (r.sink !== f.sink) throw new Error(`${workspace.name}: the snapshot restored ${r.sink} facts, the build ${f.sink}`);
     bare.push(b.ms);
     built.push(f.ms);
+    restored.push(r.ms);
     sink += b.sink + f.sink;
   }
   const ratio = median(built) / median(bare);
   console.log(
-    `| ${workspace.name} | ${workspace.facts.length.toLocaleString("en")} | ${chars.toFixed(0)} | ${format(median(bare))} / ${format(Math.min(...bare))} | ${format(median(built))} / ${format(Math.min(...built))} | ${ratio.toFixed(1)} |`,
+    `| ${workspace.name} | ${workspace.facts.length.toLocaleString("en")} | ${chars.toFixed(0)} | ${format(median(bare))} / ${format(Math.min(...bare))} | ${format(median(built))} / ${format(Math.min(...built))} | ${ratio.toFixed(1)} | ` +
+      `${format(median(restored))} / ${format(Math.min(...restored))} | ${(compressed.length / 1024 / 1024).toFixed(2)} |`,
   );
 }
 console.log("");

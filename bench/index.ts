@@ -7,7 +7,9 @@
  *                      [--builds 3] [--passes 3] [--queries 600] [--only m100k,one1m,g3k,...]
  *
  * Workspaces come from bench/support/layout.ts (seeded on first use): m100k (100k facts, beside
- * 1.1M facts of other workspaces), one1m (1M facts), and g3k..g50k (one workspace at four sizes).
+ * 1.1M facts of other workspaces), one1m (1M facts), and g3k..g50k (one workspace at four sizes);
+ * lme500: the first 500 turns of the first LongMemEval-S dev haystack taught through capture into
+ * the growth database (long chat turns; once, then reused; no latency pass).
  * For each:
  *   - cold build: `new FactIndexes(db, budget).read(workspaceId, null)` timed, `--builds` times
  *     with a fresh registry each (the first one also pays the JIT warming up); the time is then
@@ -30,6 +32,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AuthContext } from "../src/auth/authenticate";
+import { createWorkspace } from "../src/auth/workspaces";
+import { captureFacts } from "../src/capture/pipeline";
 import { openEmbedded } from "../src/db/embedded";
 import { openPostgres } from "../src/db/postgres";
 import type { Db } from "../src/db/types";
@@ -44,6 +48,7 @@ import { percentiles, type Percentiles } from "./support/loadgen";
 import { DATABASES, prepareDatabase, type PreparedDatabase } from "./support/layout";
 import { makeCast, makeQueries } from "./support/synth";
 import { seedWorkspace } from "./seed";
+import { loadLongMemEval } from "./lib/longmemeval-data";
 import { argValue } from "./support/args";
 import { provenance } from "./support/provenance";
 
@@ -225,10 +230,24 @@ if (heapArgs >= 0) {
   process.exit(0);
 }
 
+/** The lme500 workspace: 500 long chat turns taught through capture, once per database. */
+async function longTurnsWorkspace(db: Db): Promise<string> {
+  const slug = "bench-index-lme500";
+  const [found] = await db.sql<{ id: string }>`SELECT id FROM workspaces WHERE slug = ${slug}`;
+  if (found) return found.id;
+  const path = process.env.LONGMEMEVAL_PATH ?? join(import.meta.dir, "data", "longmemeval", "dev.jsonl.gz");
+  const units = loadLongMemEval(path)[0]?.units.slice(0, 500) ?? [];
+  const workspace = await createWorkspace(db, slug, 0);
+  for (let i = 0; i < units.length; i += 100) {
+    await captureFacts(db, workspace.id, units.slice(i, i + 100).map((u) => ({ text: u.text, origin: "ingested" as const })));
+  }
+  return workspace.id;
+}
+
 const rows: Row[] = [];
 const want = (slug: string) => !only || only.includes(slug);
 const plan: [string, string[]][] = [
-  ["growth", ["g3k", "g10k", "g20k", "g50k"]],
+  ["growth", ["g3k", "g10k", "g20k", "g50k", "lme500"]],
   ["main", ["m100k"]],
   ["big", ["one1m"]],
 ];
@@ -237,9 +256,12 @@ for (const [name, slugs] of plan) {
   const prepared: PreparedDatabase = await prepareDatabase(adminUrl, DATABASES[name]!, { log });
   const db = openPostgres({ url: prepared.url, maxConnections: 10 });
   try {
-    for (const slug of slugs.filter(want)) {
+    for (const slug of slugs.filter((s) => want(s) && prepared.files.has(s))) {
       const file = prepared.files.get(slug)!;
       rows.push(await measure(db, slug, file.workspaceId, file.seed, `PostgreSQL (${prepared.spec.name})`, true, prepared.url));
+    }
+    if (name === "growth" && want("lme500")) {
+      rows.push(await measure(db, "lme500", await longTurnsWorkspace(db), "lme500", `PostgreSQL (${prepared.spec.name})`, false, prepared.url));
     }
   } finally {
     await db.close();

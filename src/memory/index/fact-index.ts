@@ -223,7 +223,7 @@ export class FactIndex {
 
   /** Compacts the index and returns what it is made of (shared, not copied: read it before the next change). */
   parts(): IndexParts {
-    this.compact();
+    if (this.live !== this.count) this.compact();
     const n = this.count;
     const terms = [...this.postings.keys()];
     return {
