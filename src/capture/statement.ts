@@ -54,17 +54,27 @@ function isStatement(tokens: readonly Token[]): boolean {
 }
 
 /**
- * Runs of characters between spaces, tabs and line breaks: the tagger splits there too (and
- * further), so a text has at least this many tokens.
+ * Runs between spaces, tabs and line breaks that hold an ASCII letter or digit: the tagger gives
+ * each such run at least one token of its own, so a text has at least this many tokens. (Runs of
+ * symbols or other white space alone may vanish into a neighbour: "a-\n\u00a0 n't" tags as two
+ * tokens.)
  */
 function spacedWords(text: string): number {
   let words = 0;
-  let inWord = false;
+  let inRun = false;
+  let counted = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    const space = c === 32 || c === 9 || c === 10 || c === 13;
-    if (!space && !inWord) words += 1;
-    inWord = !space;
+    if (c === 32 || c === 9 || c === 10 || c === 13) {
+      inRun = false;
+      continue;
+    }
+    if (!inRun) counted = false;
+    inRun = true;
+    if (!counted && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) {
+      words += 1;
+      counted = true;
+    }
   }
   return words;
 }
