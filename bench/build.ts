@@ -45,6 +45,7 @@ function indexed(texts: Iterable<{ text: string; subject: string }>): IndexedFac
     sensitive: false,
     pinned: false,
     recordedAt: now - i * 1000,
+    expiresAt: null,
   }));
 }
 

@@ -148,7 +148,7 @@ for (const name of dbs) {
     };
     const cases: [string, Statement, ((tx: Queryable) => Promise<void>)?][] = [
       ["authenticate (key lookup, rate-limit upsert, last_used touch, fact sequence)", await capture((q) => authenticate(q, file.keys[0], "127.0.0.1"))],
-      [`liveClaims, ${claimKeys.length} claim keys and one subject`, await capture((q) => liveClaims(q, ws, claimKeys, claimed.slice(0, 1).map((r) => r.claim_subject)))],
+      [`liveClaims, ${claimKeys.length} claim keys and one subject`, await capture((q) => liveClaims(q, ws, claimKeys, claimed.slice(0, 1).map((r) => r.claim_subject), new Date()))],
       ["claimNextRun, beside 20,000 completed and 100 queued answers (inserted in the rolled-back transaction)", await capture((q) => claimNextRun(q, "bench-explain", 30)), queue],
       ["loadFactChanges, empty delta (since = head)", await capture((q) => loadFactChanges(q, ws, head.seq, 20_000))],
       ["loadFactChanges, 20 changed facts (stamped in the same rolled-back transaction)", await capture((q) => loadFactChanges(q, ws, head.seq, 20_000)), touch20],

@@ -220,6 +220,7 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
           endUserId: fact.endUserId,
           confidence: DEFAULT_CONFIDENCE[fact.origin],
           recordedAt: new Date(at),
+          expiresAt: null,
           sensitive: fact.sensitive,
           // A few pinned facts, as a workspace would have for its packet core.
           pinned: index % 20_000 === 7,

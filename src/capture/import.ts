@@ -2,6 +2,7 @@ import type { Db } from "../db/types";
 import { ApiError } from "../errors";
 import { ImportLine } from "../schema/memory";
 import { parseInput } from "../schema/validate";
+import { factTimes } from "./fact-time";
 import { captureFacts, type CaptureItem } from "./pipeline";
 
 /**
@@ -21,8 +22,9 @@ export interface ImportProgress {
 
 /**
  * Feeds a JSONL stream through the capture pipeline in batches. A bad line is reported with its
- * number and skipped; every good line is captured. Origin, end user, time and pin are kept, so
- * importing an export reproduces the workspace (supersession replays in order).
+ * number and skipped; every good line is captured. Origin, end user, observed time, expiry and pin
+ * are kept, so importing an export reproduces the workspace; supersession follows the observed
+ * times, so lines out of order keep the newest observation of a claim live.
  */
 export async function importFacts(
   db: Db,
@@ -47,11 +49,12 @@ export async function importFacts(
     if (raw.trim() === "") continue;
     try {
       const line = parseInput(ImportLine, JSON.parse(raw), "line");
+      const observed = line.observed_at ?? line.recorded_time;
       batch.push({
         text: line.text,
         origin: line.origin ?? "ingested",
         endUser: line.end_user ?? undefined,
-        recordedAt: line.recorded_time === undefined ? undefined : new Date(line.recorded_time),
+        ...factTimes({ observed_at: observed, expires_at: line.expires_at ?? undefined }, "line"),
         pinned: line.pinned,
       });
     } catch (error) {

@@ -12,6 +12,7 @@ import {
   liveStatementsMentioning,
   lockWorkspaceFacts,
   markSuperseded,
+  reviveExpired,
   teamMemberNames,
   upsertEndUser,
   type NewFactRow,
@@ -31,8 +32,10 @@ export interface CaptureItem {
   text: string;
   origin: Origin;
   endUser?: EndUser;
-  /** Import keeps the original time and pin; everything else records now. */
+  /** When the fact was observed (teach's `observed_at`, import's time); default now. */
   recordedAt?: Date;
+  /** When it stops being true; default never. */
+  expiresAt?: Date;
   pinned?: boolean;
 }
 
@@ -43,7 +46,9 @@ export interface CaptureResult extends TeachResult {
 
 /**
  * The capture pipeline, the only writer of facts: normalise, drop exact duplicates, attribute the
- * subject, classify, flag sensitive content, and supersede older values of the same claim. The
+ * subject, classify, flag sensitive content, and supersede older values of the same claim ("older"
+ * by observed time: a fact observed before the live value of its claim is stored as that claim's
+ * history, superseded by it, and never replaces it; ties go to the later call). The
  * facts are committed before it returns, with the workspace's change sequence advanced in the same
  * transaction, so the very next search on any instance finds them.
  *
@@ -70,6 +75,15 @@ interface LiveFactClaim {
   id: string;
   normalized: string;
   claim: PreparedClaim;
+  /** Observed, epoch milliseconds. */
+  recordedAt: number;
+}
+
+/** The latest observed of these live facts when it was observed after `recordedAt`: the fact that keeps a claim. */
+function observedLater<T extends { id: string; recordedAt: number }>(facts: readonly T[], recordedAt: number): T | null {
+  let latest: T | null = null;
+  for (const fact of facts) if (fact.recordedAt > recordedAt && (latest === null || fact.recordedAt > latest.recordedAt)) latest = fact;
+  return latest;
 }
 
 interface Analysed {
@@ -78,8 +92,12 @@ interface Analysed {
   analysis: FactAnalysis;
 }
 
+/** A fact stored earlier in the same call, as a later change statement of the call sees it. */
+type BatchFact = ChangeSide & { id: string; endUserId: string | null; recordedAt: number };
+
 /** Under the capture lock: duplicates, claims and supersession, the insert. */
 async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: readonly Analysed[]): Promise<CaptureResult> {
+  const now = new Date();
   const endUsers = new Map<string, EndUser>();
   for (const { item } of analysed) if (item.endUser) endUsers.set(item.endUser.id, item.endUser);
   for (const user of endUsers.values()) await upsertEndUser(tx, workspaceId, user.id, user.name);
@@ -91,22 +109,27 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     workspaceId,
     [...new Set(wanted.map(claimKey))],
     [...new Set(wanted.filter((c) => c.replaces !== undefined || c.cardinality === "one").map((c) => c.subject))],
+    now,
   );
   // Live claims (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
   let live: LiveFactClaim[] = stored.flatMap((row) => {
     const parts = parseClaimKey(row.claim_key);
-    return parts ? [{ id: row.id, normalized: row.normalized, claim: prepareClaim({ ...parts, value: row.claim_value, negated: row.claim_negated }) }] : [];
+    return parts
+      ? [{ id: row.id, normalized: row.normalized, recordedAt: row.recorded_ms, claim: prepareClaim({ ...parts, value: row.claim_value, negated: row.claim_negated }) }]
+      : [];
   });
 
   // Facts this call stored or replaced, for change statements later in the same call.
-  const batch: (ChangeSide & { id: string; endUserId: string | null })[] = [];
+  const batch: BatchFact[] = [];
   const replacedInBatch = new Set<string>();
   const rows: NewFactRow[] = [];
   const replaces: { newId: string; oldIds: string[] }[] = [];
+  /** Facts observed before the live value of their claim: stored superseded by it. */
+  const history: { id: string; keptBy: string }[] = [];
   const factIds: string[] = [];
   let skipped = 0;
-  const now = new Date();
   for (const { item, endUserId, analysis } of analysed) {
+    const recordedAt = item.recordedAt ?? now;
     const duplicateKey = `${endUserId ?? ""}\n${analysis.normalized}`;
     const found = analysis.claim;
     const prepared = found ? prepareClaim(found) : null;
@@ -122,7 +145,9 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     const claim = found ? continuedClaim(found, replaced.map((old) => old.claim.claim)) : null;
     const id = sortableId("fact");
     const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: found };
-    const changed = replaced.length === 0 && isChangeStatement(item.text) ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch) : null;
+    const changed =
+      replaced.length === 0 && isChangeStatement(item.text) ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch, now) : null;
+    const keptBy = observedLater(changed === null ? replaced : [changed], recordedAt.getTime());
     rows.push({
       id,
       text: item.text,
@@ -133,7 +158,8 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       subjectType: analysis.subjectType,
       endUserId: analysis.subjectType === "end_user" ? endUserId : null,
       confidence: DEFAULT_CONFIDENCE[item.origin],
-      recordedAt: item.recordedAt ?? now,
+      recordedAt,
+      expiresAt: item.expiresAt ?? null,
       sensitive: analysis.sensitive,
       pinned: item.pinned ?? false,
       claimKey: claim ? claimKey(claim) : null,
@@ -141,36 +167,45 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       claimValue: claim?.value ?? null,
       claimNegated: claim?.negated ?? false,
     });
+    factIds.push(id);
+    if (keptBy !== null) {
+      history.push({ id, keptBy: keptBy.id });
+      continue;
+    }
     if (claim) {
       if (replaced.length > 0) replaces.push({ newId: id, oldIds: replaced.map((old) => old.id) });
-      live = [...live.filter((_, i) => relations[i] !== "supersede"), { id, normalized: analysis.normalized, claim: claim === found ? prepared! : prepareClaim(claim) }];
+      const kept = claim === found ? prepared! : prepareClaim(claim);
+      live = [...live.filter((_, i) => relations[i] !== "supersede"), { id, normalized: analysis.normalized, claim: kept, recordedAt: recordedAt.getTime() }];
     }
     if (changed !== null) {
-      replaces.push({ newId: id, oldIds: [changed] });
-      replacedInBatch.add(changed);
-      live = live.filter((old) => old.id !== changed);
+      replaces.push({ newId: id, oldIds: [changed.id] });
+      replacedInBatch.add(changed.id);
+      live = live.filter((old) => old.id !== changed.id);
     }
     for (const old of replaced) replacedInBatch.add(old.id);
-    batch.push({ ...side, id, endUserId });
-    factIds.push(id);
+    batch.push({ ...side, id, endUserId, recordedAt: recordedAt.getTime() });
   }
 
   if (rows.length === 0) return { accepted_fact_count: analysed.length, created: 0, superseded: 0, skipped, factIds: [] };
   const seq = await nextFactSeq(tx, workspaceId);
   const inserted = await insertFacts(tx, workspaceId, seq, rows);
+  const revived = await reviveExpired(tx, workspaceId, seq, now, rows.filter((r) => !inserted.has(r.id)));
   const replacing = replaces.filter((r) => inserted.has(r.newId));
-  const pairs = replacing.flatMap((r) => r.oldIds.map((oldId) => ({ oldId, newId: r.newId })));
+  const pairs = [
+    ...replacing.flatMap((r) => r.oldIds.map((oldId) => ({ oldId, newId: r.newId }))),
+    ...history.filter((h) => inserted.has(h.id)).map((h) => ({ oldId: h.id, newId: h.keptBy })),
+  ];
   // A superseded fact from earlier in this same batch is replaced too: only the last value stays live.
   await markSuperseded(tx, seq, pairs);
 
   const superseded = replacing.length;
-  const created = inserted.size - superseded;
+  const created = inserted.size - superseded + revived.length;
   return {
     accepted_fact_count: analysed.length,
     created,
     superseded,
-    skipped: skipped + (rows.length - inserted.size),
-    factIds: factIds.filter((id) => inserted.has(id)),
+    skipped: skipped + (rows.length - inserted.size - revived.length),
+    factIds: [...factIds.filter((id) => inserted.has(id)), ...revived],
   };
 }
 
@@ -186,17 +221,18 @@ async function changedStatement(
   workspaceId: string,
   endUserId: string | null,
   newer: ChangeSide,
-  batch: readonly (ChangeSide & { id: string; endUserId: string | null })[],
+  batch: readonly BatchFact[],
   replacedInBatch: ReadonlySet<string>,
-): Promise<string | null> {
-  const stored = await liveStatementsMentioning(tx, workspaceId, endUserId, changeSearchWords(newer.text), CHANGE_CANDIDATES);
-  const candidates: (ChangeSide & { id: string })[] = [
+  now: Date,
+): Promise<{ id: string; recordedAt: number } | null> {
+  const stored = await liveStatementsMentioning(tx, workspaceId, endUserId, changeSearchWords(newer.text), CHANGE_CANDIDATES, now);
+  const candidates: (ChangeSide & { id: string; recordedAt: number })[] = [
     ...batch.filter((b) => b.endUserId === endUserId).reverse(),
     ...stored.map((row) => {
       const parts = row.claim_key === null ? null : parseClaimKey(row.claim_key);
       const claim = parts && row.claim_value !== null ? { ...parts, value: row.claim_value, negated: row.claim_negated } : null;
-      return { id: row.id, text: row.text, subject: row.subject, subjectType: row.subject_type, claim };
+      return { id: row.id, recordedAt: row.recorded_ms, text: row.text, subject: row.subject, subjectType: row.subject_type, claim };
     }),
   ].filter((c) => !replacedInBatch.has(c.id));
-  return changedFact(newer, candidates)?.id ?? null;
+  return changedFact(newer, candidates);
 }

@@ -13,6 +13,7 @@ export interface NewFactRow {
   endUserId: string | null;
   confidence: number;
   recordedAt: Date;
+  expiresAt: Date | null;
   sensitive: boolean;
   pinned: boolean;
   claimKey: string | null;
@@ -27,6 +28,8 @@ export interface LiveClaim {
   claim_key: string;
   claim_value: string;
   claim_negated: boolean;
+  /** When the fact was observed, epoch milliseconds. */
+  recorded_ms: number;
 }
 
 /**
@@ -53,14 +56,16 @@ export async function upsertEndUser(db: Queryable, workspaceId: string, id: stri
  * The live claims with one of these keys, and every live claim of these subjects (for facts that
  * name the value they replace, whatever its attribute, and one-valued attributes named more or
  * less fully). Both lookups use a partial index on live
- * claims, so a workspace's history does not slow them.
+ * claims, so a workspace's history does not slow them. Expired facts are not claims any more: a
+ * new value neither supersedes nor repeats them.
  */
-export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: readonly string[], subjects: readonly string[]): Promise<LiveClaim[]> {
+export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: readonly string[], subjects: readonly string[], now: Date): Promise<LiveClaim[]> {
   if (claimKeys.length === 0 && subjects.length === 0) return [];
   return db.sql<LiveClaim>`
-    SELECT id, normalized, claim_key, claim_value, claim_negated FROM facts
+    SELECT id, normalized, claim_key, claim_value, claim_negated, (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms FROM facts
      WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
        AND (claim_key = ANY(${[...claimKeys]}::text[]) OR claim_subject = ANY(${[...subjects]}::text[]))
+       AND (expires_at IS NULL OR expires_at > ${now})
      ORDER BY recorded_at, id`;
 }
 
@@ -76,20 +81,39 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
   const col = <K extends keyof NewFactRow>(key: K): NewFactRow[K][] => rows.map((r) => r[key]);
   const inserted = await db.sql<{ id: string }>`
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id,
-                       confidence, recorded_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated, changed_seq)
+                       confidence, recorded_at, expires_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated, changed_seq)
     SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id,
-           r.confidence, r.recorded_at, r.sensitive, r.pinned, r.claim_key, r.claim_subject, r.claim_value, r.claim_negated, ${seq}
+           r.confidence, r.recorded_at, r.expires_at, r.sensitive, r.pinned, r.claim_key, r.claim_subject, r.claim_value, r.claim_negated, ${seq}
       FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
                   ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
                   ${col("endUserId")}::text[], ${col("confidence").map(String)}::text[]::real[],
-                  ${col("recordedAt").map((d) => d.toISOString())}::timestamptz[], ${col("sensitive").map(String)}::text[]::boolean[],
+                  ${col("recordedAt").map((d) => d.toISOString())}::timestamptz[], ${col("expiresAt").map((d) => d?.toISOString() ?? null)}::timestamptz[],
+                  ${col("sensitive").map(String)}::text[]::boolean[],
                   ${col("pinned").map(String)}::text[]::boolean[], ${col("claimKey")}::text[], ${col("claimSubject")}::text[], ${col("claimValue")}::text[],
                   ${col("claimNegated").map(String)}::text[]::boolean[])
-           AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, confidence, recorded_at,
+           AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, confidence, recorded_at, expires_at,
                 sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated)
     ON CONFLICT DO NOTHING
     RETURNING id`;
   return new Set(inserted.map((r) => r.id));
+}
+
+/**
+ * Brings back expired facts that these rows repeat word for word (same scope): the row was not
+ * inserted (the live-duplicate index refused it), and the old fact takes the new row's expiry.
+ * Returns the ids revived.
+ */
+export async function reviveExpired(db: Queryable, workspaceId: string, seq: number, now: Date, rows: readonly NewFactRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const revived = await db.sql<{ id: string }>`
+    UPDATE facts f SET expires_at = r.expires_at, changed_seq = ${seq}
+      FROM unnest(${rows.map((r) => r.endUserId ?? "")}::text[], ${rows.map((r) => r.normalized)}::text[],
+                  ${rows.map((r) => r.expiresAt?.toISOString() ?? null)}::timestamptz[]) AS r(end_user_id, normalized, expires_at)
+     WHERE f.workspace_id = ${workspaceId} AND f.superseded_by IS NULL
+       AND coalesce(f.end_user_id, '') = r.end_user_id AND md5(f.normalized) = md5(r.normalized)
+       AND f.expires_at <= ${now} AND (r.expires_at IS NULL OR r.expires_at > f.recorded_at)
+    RETURNING f.id`;
+  return revived.map((r) => r.id);
 }
 
 /** Marks older claim values superseded, stamped with the change sequence so indexes drop them. */
@@ -104,6 +128,8 @@ export async function markSuperseded(db: Queryable, seq: number, pairs: readonly
 /** A live fact a change statement may replace, with what capture stored about it. */
 export interface LiveStatement {
   id: string;
+  /** When the fact was observed, epoch milliseconds. */
+  recorded_ms: number;
   text: string;
   subject: string;
   subject_type: SubjectType;
@@ -142,14 +168,16 @@ export async function liveStatementsMentioning(
   endUserId: string | null,
   words: readonly string[],
   limit: number,
+  now: Date,
 ): Promise<LiveStatement[]> {
   if (words.length === 0) return [];
   return db.sql<LiveStatement>`
-    SELECT id, text, subject, subject_type, claim_key, claim_value, claim_negated FROM (
+    SELECT id, (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms, text, subject, subject_type, claim_key, claim_value, claim_negated FROM (
       SELECT id, text, normalized, subject, subject_type, claim_key, claim_value, claim_negated, recorded_at FROM facts
        WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
          AND ${endUserScope(endUserId)}
          AND length(text) <= 240
+         AND (expires_at IS NULL OR expires_at > ${now})
        ORDER BY recorded_at DESC, id DESC
        LIMIT ${CHANGE_WINDOW}
     ) recent

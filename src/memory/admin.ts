@@ -30,6 +30,7 @@ export interface ExportRow {
   end_user_name: string | null;
   confidence: number;
   recorded_at: Date;
+  expires_at: Date | null;
   sensitive: boolean;
   pinned: boolean;
   superseded_by: string | null;
@@ -60,7 +61,7 @@ export async function* exportFacts(db: Queryable, workspaceId: string, endUserId
 
 /** The columns an exported fact is made from (`f` = facts, `u` = end_users). */
 export const EXPORT_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, u.name AS end_user_name,
-  f.confidence, f.recorded_at, f.sensitive, f.pinned, f.superseded_by`;
+  f.confidence, f.recorded_at, f.expires_at, f.sensitive, f.pinned, f.superseded_by`;
 
 export function exportedFact(r: ExportRow): ExportedFact {
   return {
@@ -73,6 +74,7 @@ export function exportedFact(r: ExportRow): ExportedFact {
     end_user: r.end_user_id === null ? null : { id: r.end_user_id, ...(r.end_user_name ? { name: r.end_user_name } : {}) },
     confidence: Math.round(Number(r.confidence) * 1000) / 1000,
     recorded_time: new Date(r.recorded_at).toISOString(),
+    expires_at: r.expires_at === null ? null : new Date(r.expires_at).toISOString(),
     sensitive: r.sensitive,
     pinned: r.pinned,
     superseded_by: r.superseded_by,

@@ -75,27 +75,45 @@ export async function factHistory(db: Queryable, factId: string): Promise<FactHi
 }
 
 /**
- * Deletes one fact (an operator correcting memory). Facts it had superseded become live again,
- * explicitly and stamped with the change, so every instance's index sees both at once; the deleted
- * fact leaves a tombstone, so no instance serves it again.
+ * Deletes one fact (an operator correcting memory). The facts it had superseded fall back to the
+ * state before it: per claim, the latest observed of them is live again and the rest become its
+ * history (several can wait on one fact: earlier values, and observations older than it taught
+ * after it). One that a live fact repeats word for word becomes that fact's history instead. All
+ * of it is explicit and stamped with the change, so every instance's index sees it at once; the
+ * deleted fact leaves a tombstone, so no instance serves it again.
  */
 export async function deleteFact(db: Db, factId: string): Promise<{ fact_id: string; restored: string[] }> {
   return db.transaction(async (tx) => {
     const [found] = await tx.sql<{ workspace_id: string }>`SELECT workspace_id FROM facts WHERE id = ${factId} FOR UPDATE`;
     if (!found) throw notFound(`fact "${factId}"`);
     const seq = await nextFactSeq(tx, found.workspace_id);
-    // A restored fact that a live one repeats word for word stays history (the live one says it).
-    const restored = await tx.sql<{ id: string }>`
-      UPDATE facts f SET superseded_by = NULL, changed_seq = ${seq}
-       WHERE f.superseded_by = ${factId}
-         AND NOT EXISTS (
-           SELECT 1 FROM facts l
-            WHERE l.workspace_id = f.workspace_id AND l.superseded_by IS NULL AND l.id <> ${factId}
-              AND coalesce(l.end_user_id, '') = coalesce(f.end_user_id, '') AND md5(l.normalized) = md5(f.normalized))
-      RETURNING f.id`;
+    // Every fact that pointed at the deleted one points somewhere explicit: none is left to the
+    // foreign key's ON DELETE SET NULL, which would make it live without a change stamp.
+    const restored = await tx.sql<{ id: string; live: boolean }>`
+      WITH waiting AS (
+        SELECT f.id, f.end_user_id, f.normalized,
+               row_number() OVER (PARTITION BY coalesce(f.claim_key, coalesce(f.end_user_id, '') || ':' || md5(f.normalized))
+                                  ORDER BY f.recorded_at DESC, f.id DESC) AS rank,
+               first_value(f.id) OVER (PARTITION BY coalesce(f.claim_key, coalesce(f.end_user_id, '') || ':' || md5(f.normalized))
+                                       ORDER BY f.recorded_at DESC, f.id DESC) AS head
+          FROM facts f WHERE f.superseded_by = ${factId}
+      ),
+      heads AS (
+        SELECT w.id,
+               (SELECT l.id FROM facts l
+                 WHERE l.workspace_id = ${found.workspace_id} AND l.superseded_by IS NULL AND l.id <> ${factId}
+                   AND coalesce(l.end_user_id, '') = coalesce(w.end_user_id, '') AND md5(l.normalized) = md5(w.normalized)
+                 LIMIT 1) AS twin
+          FROM waiting w WHERE w.rank = 1
+      )
+      UPDATE facts f
+         SET superseded_by = CASE WHEN w.rank = 1 THEN h.twin ELSE coalesce(h.twin, w.head) END, changed_seq = ${seq}
+        FROM waiting w JOIN heads h ON h.id = w.head
+       WHERE f.id = w.id
+      RETURNING f.id, f.superseded_by IS NULL AS live`;
     await tx.sql`DELETE FROM facts WHERE id = ${factId}`;
     await recordTombstones(tx, found.workspace_id, seq, [factId]);
-    return { fact_id: factId, restored: restored.map((r) => r.id) };
+    return { fact_id: factId, restored: restored.filter((r) => r.live).map((r) => r.id) };
   });
 }
 

@@ -1,3 +1,4 @@
+import { fragment } from "../db/fragment";
 import type { Queryable } from "../db/types";
 import type { FactKind, Origin, SubjectType } from "../schema/memory";
 import type { IndexedFact } from "./index/fact-index";
@@ -42,7 +43,8 @@ export interface FactHead {
   floor: number;
 }
 
-interface FactRowOut {
+/** A fact row as the index reads it (the columns of `INDEX_COLUMNS`). */
+export interface FactRowOut {
   id: string;
   text: string;
   kind: FactKind;
@@ -52,11 +54,17 @@ interface FactRowOut {
   end_user_id: string | null;
   confidence: number;
   recorded_ms: number;
+  expires_ms: number | null;
   sensitive: boolean;
   pinned: boolean;
 }
 
-const toIndexed = (r: FactRowOut): IndexedFact => ({
+/** What the index reads of a fact (facts aliased `f`). */
+export const INDEX_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, f.confidence,
+  (extract(epoch FROM f.recorded_at) * 1000)::float8 AS recorded_ms,
+  (extract(epoch FROM f.expires_at) * 1000)::float8 AS expires_ms, f.sensitive, f.pinned`;
+
+export const toIndexed = (r: FactRowOut): IndexedFact => ({
   id: r.id,
   text: r.text,
   kind: r.kind,
@@ -66,6 +74,7 @@ const toIndexed = (r: FactRowOut): IndexedFact => ({
   endUserId: r.end_user_id,
   confidence: Number(r.confidence),
   recordedAt: Number(r.recorded_ms),
+  expiresAt: r.expires_ms === null ? null : Number(r.expires_ms),
   sensitive: r.sensitive,
   pinned: r.pinned,
 });
@@ -86,11 +95,10 @@ export async function readFactHead(db: Queryable, workspaceId: string): Promise<
  */
 export async function loadLiveFacts(db: Queryable, workspaceId: string, afterId: string, limit: number): Promise<IndexedFact[]> {
   const rows = await db.sql<FactRowOut>`
-    SELECT id, text, kind, origin, subject, subject_type, end_user_id, confidence,
-           (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms, sensitive, pinned
-      FROM facts
-     WHERE workspace_id = ${workspaceId} AND id > ${afterId} AND superseded_by IS NULL
-     ORDER BY id
+    SELECT ${INDEX_COLUMNS}
+      FROM facts f
+     WHERE f.workspace_id = ${workspaceId} AND f.id > ${afterId} AND f.superseded_by IS NULL
+     ORDER BY f.id
      LIMIT ${limit}`;
   return rows.map(toIndexed);
 }
@@ -119,7 +127,8 @@ export async function loadFactChanges(db: Queryable, workspaceId: string, since:
     ),
     changed AS (
       (SELECT id, text, kind, origin, subject, subject_type, end_user_id, confidence,
-              (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms, sensitive, pinned,
+              (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms,
+              (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, sensitive, pinned,
               superseded_by IS NOT NULL AS gone
          FROM facts
         WHERE workspace_id = ${workspaceId} AND changed_seq > ${since}
@@ -127,7 +136,7 @@ export async function loadFactChanges(db: Queryable, workspaceId: string, since:
         LIMIT ${limit + 1})
       UNION ALL
       (SELECT fact_id, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::real,
-              NULL::float8, NULL::boolean, NULL::boolean, true
+              NULL::float8, NULL::float8, NULL::boolean, NULL::boolean, true
          FROM fact_tombstones
         WHERE workspace_id = ${workspaceId} AND seq > ${since}
         ORDER BY seq

@@ -1,6 +1,7 @@
 import type { ContextPacket, ContextRequest } from "../schema/memory";
 import type { ServiceContext } from "../service";
 import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "./index/ranking";
+import { readView } from "./as-of";
 import { renderPacket } from "./packet";
 import { visibilityFor } from "./visibility";
 
@@ -12,28 +13,28 @@ const retrievedLimit = (tokenBudget: number): number => Math.min(300, Math.max(2
 /**
  * 4.2: the memory block for a prompt. Layers by priority: pinned facts (always), facts about the
  * named end user (most relevant to the query first, then most recent), then what the query
- * retrieves. `renderPacket` enforces the token budget.
+ * retrieves. `renderPacket` enforces the token budget. With `as_of`, memory as it stood then.
  */
 export async function buildContext(ctx: ServiceContext, input: ContextRequest): Promise<ContextPacket> {
   const endUserId = input.end_user?.id ?? null;
   const v = visibilityFor(ctx.caller, endUserId);
-  const index = await ctx.index.read(v.workspaceId, ctx.caller.factSeq);
-  const filter = readFilter(index, v);
+  const { index, now } = await readView(ctx, v.workspaceId, input.as_of);
+  const filter = readFilter(index, v, now);
   const plan = planQuery(index, input.query);
   const pinned = pinnedFacts(index, filter, MAX_PINNED);
   const seen = new Set(pinned);
 
   const aboutActor: number[] = [];
   if (endUserId !== null) {
-    const relevant = rankFacts(index, plan, filter, { limit: MAX_ABOUT_ACTOR, onlyEndUser: true, exclude: seen });
+    const relevant = rankFacts(index, plan, filter, { limit: MAX_ABOUT_ACTOR, onlyEndUser: true, exclude: seen, now });
     for (const ord of relevant) seen.add(ord);
-    const recent = recentFacts(index, filter, { limit: MAX_ABOUT_ACTOR - relevant.length, onlyEndUser: true, exclude: seen });
+    const recent = recentFacts(index, filter, { limit: MAX_ABOUT_ACTOR - relevant.length, onlyEndUser: true, exclude: seen, now });
     for (const ord of recent) seen.add(ord);
     aboutActor.push(...relevant, ...recent);
   }
 
   const limit = retrievedLimit(input.token_budget);
-  const retrieved = plan.hasTerms ? rankFacts(index, plan, filter, { limit, exclude: seen }) : recentFacts(index, filter, { limit, exclude: seen });
+  const retrieved = plan.hasTerms ? rankFacts(index, plan, filter, { limit, exclude: seen, now }) : recentFacts(index, filter, { limit, exclude: seen, now });
 
   const facts = (ords: readonly number[]) => ords.map((ord) => index.factAt(ord));
   return renderPacket({

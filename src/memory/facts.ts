@@ -1,6 +1,7 @@
 import { notFound } from "../errors";
 import type { Fact, FactList, FactListQuery, FactWithHistory } from "../schema/memory";
 import type { ServiceContext } from "../service";
+import { readView } from "./as-of";
 import { deleteFact, olderVersions } from "./browse";
 import { KINDS, type FactIndex } from "./index/fact-index";
 import { isVisible, readFilter } from "./index/ranking";
@@ -17,12 +18,13 @@ async function visibleOrdinal(ctx: ServiceContext, factId: string, endUserId: st
 
 /**
  * The facts a key may see, newest first, through the same index and visibility rule as search;
- * naming an end user lists only that person's facts. Keyset paging on the id.
+ * naming an end user lists only that person's facts; with `as_of`, the facts as they stood then.
+ * Keyset paging on the id.
  */
 export async function listFacts(ctx: ServiceContext, query: FactListQuery): Promise<FactList> {
   const v = visibilityFor(ctx.caller, query.end_user ?? null);
-  const index = await ctx.index.read(v.workspaceId, ctx.caller.factSeq);
-  const filter = readFilter(index, v);
+  const { index, now } = await readView(ctx, v.workspaceId, query.as_of);
+  const filter = readFilter(index, v, now);
   const kind = query.kind === undefined ? -1 : KINDS.indexOf(query.kind);
   const matching: number[] = [];
   for (let ord = 0; ord < index.count; ord++) {

@@ -1,22 +1,25 @@
 import type { SearchRequest, SearchResult } from "../schema/memory";
 import type { ServiceContext } from "../service";
 import type { FactIndex } from "./index/fact-index";
+import { readView } from "./as-of";
 import { planQuery, rankFacts, readFilter, recentFacts, type RankingParams } from "./index/ranking";
 import { visibilityFor, type Visibility } from "./visibility";
 
 /** 4.1: the facts most relevant to a query, no model in the path. */
 export async function searchFacts(ctx: ServiceContext, input: SearchRequest): Promise<SearchResult> {
   const v = visibilityFor(ctx.caller, input.end_user?.id ?? null);
-  const index = await ctx.index.read(v.workspaceId, ctx.caller.factSeq);
-  return searchIndex(index, v, input);
+  const view = await readView(ctx, v.workspaceId, input.as_of);
+  return searchIndex(view.index, v, input, undefined, view.now);
 }
 
 /** The ranking half of `searchFacts`, over an index already current (the retrieval bench calls it directly). */
-export function searchIndex(index: FactIndex, v: Visibility, input: SearchRequest, params?: RankingParams): SearchResult {
-  const filter = readFilter(index, v);
+export function searchIndex(index: FactIndex, v: Visibility, input: SearchRequest, params?: RankingParams, now: number = Date.now()): SearchResult {
+  const filter = readFilter(index, v, now);
   const plan = planQuery(index, input.query);
   // A query of only stop words or punctuation asks for nothing in particular: the latest facts
   // are the sensible answer, not an empty list or an error.
-  const found = plan.hasTerms ? rankFacts(index, plan, filter, { limit: input.limit, ...(params && { params }) }) : recentFacts(index, filter, { limit: input.limit });
+  const found = plan.hasTerms
+    ? rankFacts(index, plan, filter, { limit: input.limit, now, ...(params && { params }) })
+    : recentFacts(index, filter, { limit: input.limit, now });
   return { facts: found.map((ord) => index.factAt(ord)) };
 }

@@ -25,7 +25,7 @@ export function visibilityFor(caller: Caller, endUserId: string | null): Visibil
 /**
  * The one visibility predicate, applied inside the SQL of every read (facts aliased `f`), before
  * ranking, so nothing outside it can reach a response, a packet or a model:
- * - only this workspace, never superseded facts;
+ * - only this workspace, never superseded or expired facts;
  * - facts about an end user only when that end user is named in the call;
  * - external keys: no sensitive facts, no team facts, nothing the agent inferred;
  * - external keys on the tool server: only the listed kinds.
@@ -35,7 +35,7 @@ export function visibleFacts(v: Visibility, options: { history?: boolean } = {})
   const kinds = v.kinds === null ? null : [...v.kinds];
   // `history`: superseded versions too, under every other rule (a claim's history as this caller may see it).
   return fragment`f.workspace_id = ${v.workspaceId}
-    AND (${options.history === true}::boolean OR f.superseded_by IS NULL)
+    AND (${options.history === true}::boolean OR (f.superseded_by IS NULL AND (f.expires_at IS NULL OR f.expires_at > now())))
     AND (f.end_user_id IS NULL OR f.end_user_id = ${v.endUserId}::text)
     AND (${internal}::boolean OR (NOT f.sensitive AND f.subject_type <> 'team' AND f.origin <> 'agent_inferred'))
     AND (${kinds}::text[] IS NULL OR f.kind = ANY(${kinds}::text[]))`;

@@ -37,7 +37,19 @@ export type Origin = Static<typeof Origin>;
 export const SubjectType = Type.Union([Type.Literal("end_user"), Type.Literal("team"), Type.Literal("workspace")]);
 export type SubjectType = Static<typeof SubjectType>;
 
-/** 2.3 */
+/** An instant in ISO 8601 with a time zone ("2026-06-01T09:00:00Z"). */
+const Instant = (description: string) => Type.String({ format: "date-time", description });
+
+/** When a fact was true and until when: on teach, `teach_memory`, import and the admin API. */
+const FactTimeFields = {
+  observed_at: Type.Optional(Instant("when the fact was observed or became true (ISO 8601; default now; at most 5 minutes ahead of the server's clock)")),
+  expires_at: Type.Optional(Instant("when the fact stops being true (ISO 8601, after observed_at); it then leaves search, context and the facts API")),
+};
+
+/** `as_of` on reads: memory as it stood at that instant. */
+const AsOf = Type.Optional(Instant("read memory as it stood at this instant (ISO 8601): facts observed by then, not superseded or expired by then"));
+
+/** 2.3, plus `expires_at` on facts that expire. `recorded_time` is when the fact was observed. */
 export const Fact = Type.Object({
   fact_id: Type.String(),
   fact_text: Type.String(),
@@ -46,6 +58,7 @@ export const Fact = Type.Object({
   subject: Type.String(),
   confidence_level: Type.Number({ minimum: 0, maximum: 1 }),
   recorded_time: Type.String({ format: "date-time" }),
+  expires_at: Type.Optional(Type.String({ format: "date-time" })),
 });
 export type Fact = Static<typeof Fact>;
 
@@ -80,6 +93,7 @@ export const SearchRequest = Type.Object({
   query: Query,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "how many facts to return (1-100, default 20)" }),
   end_user: Type.Optional(EndUser),
+  as_of: AsOf,
 });
 export type SearchRequest = Static<typeof SearchRequest>;
 
@@ -96,6 +110,7 @@ export const ContextRequest = Type.Object({
     description: "maximum tokens of the rendered block (100-20000, default 1500)",
   }),
   end_user: Type.Optional(EndUser),
+  as_of: AsOf,
 });
 export type ContextRequest = Static<typeof ContextRequest>;
 
@@ -108,9 +123,9 @@ export const FactText = Text({
   description: "1-4000 characters, not only whitespace, no NUL characters",
 });
 
-/** 4.3, plus the `end_user` extension: taught facts are then about that person. */
+/** 4.3, plus the `end_user` extension (taught facts are then about that person) and fact times. */
 export const TeachRequest = Type.Object({
-  facts: Type.Array(Type.Object({ text: FactText }), {
+  facts: Type.Array(Type.Object({ text: FactText, ...FactTimeFields }), {
     minItems: 1,
     maxItems: 20,
     description: "1-20 facts, each a short plain-English statement",
@@ -130,6 +145,7 @@ export const ExportedFact = Type.Object({
   end_user: Type.Union([EndUser, Type.Null()]),
   confidence: Type.Number(),
   recorded_time: Type.String(),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
   sensitive: Type.Boolean(),
   pinned: Type.Boolean(),
   superseded_by: Type.Union([Type.String(), Type.Null()]),
@@ -141,7 +157,10 @@ export const ImportLine = Type.Object({
   text: FactText,
   origin: Type.Optional(Origin),
   end_user: Type.Optional(Type.Union([EndUser, Type.Null()])),
+  /** What `facts export` writes; `observed_at` is the same time under its teach name (it wins). */
   recorded_time: Type.Optional(Type.String({ format: "date-time" })),
+  ...FactTimeFields,
+  expires_at: Type.Optional(Type.Union([Instant("when the fact stops being true"), Type.Null()])),
   pinned: Type.Optional(Type.Boolean()),
 });
 export type ImportLine = Static<typeof ImportLine>;
@@ -159,6 +178,7 @@ export const FactListQuery = Type.Composite([
     subject: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "only facts about this subject (exact)" })),
     kind: Type.Optional(FactKind),
     end_user: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "name this end user: their facts become visible, and only theirs are listed" })),
+    as_of: AsOf,
   }),
 ]);
 export type FactListQuery = Static<typeof FactListQuery>;

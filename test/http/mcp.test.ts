@@ -107,7 +107,9 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     expect(Object.keys(byName.get("ask_worker")!.inputSchema.properties ?? {}).sort()).toEqual(
       ["agent_slug", "conversation_id", "end_user", "idempotency_key", "input", "timeout_seconds"],
     );
-    expect(Object.keys(byName.get("search_memory")!.inputSchema.properties ?? {}).sort()).toEqual(["end_user", "limit", "query"]);
+    expect(Object.keys(byName.get("search_memory")!.inputSchema.properties ?? {}).sort()).toEqual(["as_of", "end_user", "limit", "query"]);
+    const teachItem = (byName.get("teach_memory")!.inputSchema.properties as { facts: { items: { properties: Record<string, unknown> } } }).facts.items;
+    expect(Object.keys(teachItem.properties).sort()).toEqual(["expires_at", "observed_at", "text"]);
     for (const name of ["whoami", "search_memory", "get_memory_context", "wait_for_answer"]) {
       expect(byName.get(name)!.annotations!.readOnlyHint).toBe(true);
     }

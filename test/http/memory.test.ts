@@ -147,6 +147,11 @@ describeEachDb("memory routes", (get) => {
       ["/v1/memory/facts", { facts: [{ text: "ok" }, { text: "   \n\t " }] }, "facts[1].text"],
       ["/v1/memory/facts", { facts: [{ text: "x".repeat(4001) }] }, "facts[0].text"],
       ["/v1/memory/facts", { facts: [{ nope: 1 }] }, "facts[0].text"],
+      ["/v1/memory/facts", { facts: [{ text: "ok", observed_at: "yesterday" }] }, "facts[0].observed_at"],
+      ["/v1/memory/facts", { facts: [{ text: "ok" }, { text: "ok 2", observed_at: new Date(Date.now() + 3_600_000).toISOString() }] }, "facts[1].observed_at"],
+      ["/v1/memory/facts", { facts: [{ text: "ok", expires_at: "2020-01-01T00:00:00Z" }] }, "facts[0].expires_at"],
+      ["/v1/memory/facts", { facts: [{ text: "ok", observed_at: "2026-06-02T00:00:00Z", expires_at: "2026-06-01T00:00:00Z" }] }, "facts[0].expires_at"],
+      ["/v1/memory/search", { query: "x", as_of: "not a time" }, "as_of"],
     ];
     for (const [path, body, field] of cases) {
       const res = await call(app(), "POST", path, { key: key.secret, body });

@@ -56,6 +56,7 @@ describeEachDb("visibility (property)", (get) => {
             endUserId: f.subjectType === "end_user" ? f.user : null,
             confidence: 0.8,
             recordedAt: new Date(Date.now() - i * 1000),
+            expiresAt: null,
             sensitive: f.sensitive,
             pinned: f.pinned,
             claimKey: null,

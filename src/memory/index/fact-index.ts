@@ -12,8 +12,10 @@ export interface IndexedFact {
   subjectType: SubjectType;
   endUserId: string | null;
   confidence: number;
-  /** Epoch milliseconds. */
+  /** When the fact was observed, epoch milliseconds. */
   recordedAt: number;
+  /** When it stops being true, epoch milliseconds; null: never. */
+  expiresAt: number | null;
   sensitive: boolean;
   pinned: boolean;
 }
@@ -72,6 +74,7 @@ export interface IndexParts {
   flags: Uint8Array<ArrayBuffer>;
   confidence: Float32Array<ArrayBuffer>;
   recordedAt: Float64Array<ArrayBuffer>;
+  expiresAt: Float64Array<ArrayBuffer>;
   lengthOf: Uint16Array<ArrayBuffer>;
   lineTokens: Uint16Array<ArrayBuffer>;
   subjects: { name: string; facts: Postings }[];
@@ -115,6 +118,8 @@ export class FactIndex {
   flags = new Uint8Array(0);
   confidence = new Float32Array(0);
   recordedAt = new Float64Array(0);
+  /** Epoch milliseconds; Infinity for a fact that never expires. Readers compare it with their clock. */
+  expiresAt = new Float64Array(0);
   lengthOf = new Uint16Array(0);
   /**
    * Tokens of the fact's context-packet line, 0 until a packet first renders it. A fact's line
@@ -164,6 +169,7 @@ export class FactIndex {
     if (fact.pinned) this.pinned.add(ord);
     this.confidence[ord] = fact.confidence;
     this.recordedAt[ord] = fact.recordedAt;
+    this.expiresAt[ord] = fact.expiresAt ?? Number.POSITIVE_INFINITY;
     this.lineTokens[ord] = 0;
     this.live += 1;
     this.totalLength += this.lengthOf[ord]!;
@@ -182,7 +188,19 @@ export class FactIndex {
   static restore(parts: IndexParts): FactIndex | null {
     const index = new FactIndex();
     const count = parts.ids.length;
-    const sized = [parts.texts, parts.subjectOf, parts.endUserOf, parts.kindOf, parts.originOf, parts.flags, parts.confidence, parts.recordedAt, parts.lengthOf, parts.lineTokens];
+    const sized = [
+      parts.texts,
+      parts.subjectOf,
+      parts.endUserOf,
+      parts.kindOf,
+      parts.originOf,
+      parts.flags,
+      parts.confidence,
+      parts.recordedAt,
+      parts.expiresAt,
+      parts.lengthOf,
+      parts.lineTokens,
+    ];
     if (sized.some((column) => column.length !== count)) return null;
     for (const subject of parts.subjects) index.subjectId(subject.name);
     for (const endUser of parts.endUsers) index.endUserId(endUser);
@@ -198,6 +216,7 @@ export class FactIndex {
     index.flags = parts.flags;
     index.confidence = parts.confidence;
     index.recordedAt = parts.recordedAt;
+    index.expiresAt = parts.expiresAt;
     index.lengthOf = parts.lengthOf;
     index.lineTokens = parts.lineTokens;
     for (let ord = 0; ord < count; ord++) {
@@ -236,6 +255,7 @@ export class FactIndex {
       flags: this.flags.subarray(0, n),
       confidence: this.confidence.subarray(0, n),
       recordedAt: this.recordedAt.subarray(0, n),
+      expiresAt: this.expiresAt.subarray(0, n),
       lengthOf: this.lengthOf.subarray(0, n),
       lineTokens: this.lineTokens.subarray(0, n),
       subjects: this.subjects.map((s) => ({ name: s.name, facts: s.facts })),
@@ -295,6 +315,7 @@ export class FactIndex {
       subject: this.subjects[this.subjectOf[ord]!]!.name,
       confidence_level: Math.round(this.confidence[ord]! * 1000) / 1000,
       recorded_time: new Date(this.recordedAt[ord]!).toISOString(),
+      ...(this.expiresAt[ord] === Number.POSITIVE_INFINITY ? {} : { expires_at: new Date(this.expiresAt[ord]!).toISOString() }),
     };
   }
 
@@ -303,7 +324,7 @@ export class FactIndex {
    * memory budget; bench/ measures the real figure.
    */
   bytes(): number {
-    const perOrdinal = 4 + 4 + 1 + 1 + 1 + 4 + 8 + 2 + 2 + 16 /* ids/texts slots */ + 64; /* ordinal map entry */
+    const perOrdinal = 4 + 4 + 1 + 1 + 1 + 4 + 8 + 8 + 2 + 2 + 16 /* ids/texts slots */ + 64; /* ordinal map entry */
     return this.flags.length * perOrdinal + this.postingBytes + this.stringBytes + this.subjects.length * 128;
   }
 
@@ -395,6 +416,7 @@ export class FactIndex {
     this.flags = widen(this.flags, (n) => new Uint8Array(n));
     this.confidence = widen(this.confidence, (n) => new Float32Array(n));
     this.recordedAt = widen(this.recordedAt, (n) => new Float64Array(n));
+    this.expiresAt = widen(this.expiresAt, (n) => new Float64Array(n));
     this.lengthOf = widen(this.lengthOf, (n) => new Uint16Array(n));
     this.lineTokens = widen(this.lineTokens, (n) => new Uint16Array(n));
   }
@@ -419,6 +441,7 @@ export class FactIndex {
         this.flags[next] = this.flags[ord]!;
         this.confidence[next] = this.confidence[ord]!;
         this.recordedAt[next] = this.recordedAt[ord]!;
+        this.expiresAt[next] = this.expiresAt[ord]!;
         this.lengthOf[next] = this.lengthOf[ord]!;
         this.lineTokens[next] = this.lineTokens[ord]!;
       }

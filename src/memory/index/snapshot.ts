@@ -10,7 +10,7 @@ import { STOP_WORDS, termsOf } from "./terms";
  */
 
 /** Bump when the layout below or what `FactIndex.add` derives from a fact changes. */
-const LAYOUT = 1;
+const LAYOUT = 2;
 const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 
 /**
@@ -171,7 +171,7 @@ export function encodeIndex(index: FactIndex): Uint8Array | null {
   const w = new Writer();
   w.u32s(MAGIC, LAYOUT, parts.ids.length, parts.subjects.length, parts.endUsers.length, parts.terms.length);
   if (!w.strings(parts.ids) || !w.strings(parts.texts)) return null;
-  for (const column of [parts.subjectOf, parts.endUserOf, parts.kindOf, parts.originOf, parts.flags, parts.confidence, parts.recordedAt, parts.lengthOf, parts.lineTokens]) {
+  for (const column of [parts.subjectOf, parts.endUserOf, parts.kindOf, parts.originOf, parts.flags, parts.confidence, parts.recordedAt, parts.expiresAt, parts.lengthOf, parts.lineTokens]) {
     w.column(column);
   }
   if (!w.strings(parts.subjects.map((s) => s.name))) return null;
@@ -197,6 +197,7 @@ export function decodeIndex(bytes: Uint8Array): FactIndex | null {
       flags: r.column(Uint8Array, count),
       confidence: r.column(Float32Array, count),
       recordedAt: r.column(Float64Array, count),
+      expiresAt: r.column(Float64Array, count),
       lengthOf: r.column(Uint16Array, count),
       lineTokens: r.column(Uint16Array, count),
       subjects: [],

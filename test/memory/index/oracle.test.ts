@@ -99,6 +99,7 @@ class World {
       endUserId,
       confidence: Math.round((0.1 + this.random() * 0.9) * 100) / 100,
       recordedAt: new Date(recordedAt),
+      expiresAt: null,
       sensitive: this.chance(0.25),
       pinned: this.chance(0.15),
       claimKey: null,

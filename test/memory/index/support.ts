@@ -22,6 +22,7 @@ export function indexedFact(text: string, overrides: Partial<IndexedFact> = {}):
     endUserId: null,
     confidence: 0.8,
     recordedAt: NOW - 86_400_000,
+    expiresAt: null,
     sensitive: false,
     pinned: false,
     ...overrides,
