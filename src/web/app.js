@@ -345,6 +345,12 @@ async function teamPage(slug) {
   show("Team", h("p", { class: "muted" }, "Facts about team members are team facts: external keys never see them."), add, table(["Name", ""], rows, "No team members yet."));
 }
 
+/** A fact's expiry: when it stops (or stopped) being served. */
+function expiry(at) {
+  const past = Date.parse(at) <= Date.now();
+  return h("div", {}, h("span", { class: past ? "pill bad" : "pill" }, `${past ? "expired" : "expires"} ${when(at)}`));
+}
+
 async function factsPage(slug, params) {
   const query = new URLSearchParams(params);
   const page = await api("GET", `${path(slug)}/facts?${query}`);
@@ -372,7 +378,7 @@ async function factsPage(slug, params) {
       h("td", {}, f.text, f.superseded_by ? h("div", {}, h("span", { class: "pill bad" }, "superseded")) : null, detail),
       h("td", {}, h("span", { class: "pill" }, f.kind), f.pinned ? h("span", { class: "pill ok" }, "pinned") : null, f.sensitive ? h("span", { class: "pill bad" }, "sensitive") : null),
       h("td", {}, f.subject, f.end_user ? h("div", { class: "muted" }, `end user ${f.end_user.id}`) : null),
-      h("td", {}, when(f.recorded_time)),
+      h("td", {}, when(f.recorded_time), f.expires_at ? expiry(f.expires_at) : null),
       h(
         "td",
         {},

@@ -113,7 +113,11 @@ test("a workspace and a key: the secret is shown once, works over REST, and revo
   await shot("04-key-created");
 
   const taught = await rest("/v1/memory/facts", secret, {
-    facts: [{ text: "Ana's manager is Bo." }, { text: "Refunds take five days." }],
+    facts: [
+      { text: "Ana's manager is Bo." },
+      { text: "Refunds take five days." },
+      { text: "Bo is on leave this week.", expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString() },
+    ],
   });
   expect(taught.status).toBe(202);
   await rest("/v1/memory/facts", secret, { facts: [{ text: "Dana prefers tea." }], end_user: { id: "u-9", name: "Dana" } });
@@ -156,9 +160,12 @@ test("an agent created in the app answers over REST with agent_slug", async () =
   await shot("07-answers");
 });
 
-test("facts: search, pin, history and delete", async () => {
+test("facts: search, pin, history and delete; a fact that expires says when", async () => {
   await page.getByRole("link", { name: "Facts" }).click();
   await page.getByRole("heading", { name: "Facts" }).waitFor();
+  await page.getByRole("search").getByLabel("Text").fill("leave");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expectText(page.getByRole("row", { name: /Bo is on leave this week/ }), "expires");
   await page.getByRole("search").getByLabel("Text").fill("manager");
   await page.getByRole("button", { name: "Search" }).click();
   const row = page.getByRole("row", { name: /Ana's manager is Bo/ });
