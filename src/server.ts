@@ -18,12 +18,16 @@ import type { Logger } from "./log";
 import { pruneTombstones } from "./memory/changes";
 import { FactIndexes } from "./memory/index/registry";
 import { ALL_SCOPES } from "./schema/auth";
+import { WebhookDeliverer } from "./webhooks/deliver";
+import { pruneWebhookEvents } from "./webhooks/store";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** Planner statistics, tombstone and OAuth pruning (src/db/maintenance.ts, src/memory/changes.ts, src/oauth/store.ts). */
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 /** Deleted facts' tombstones are kept this long; an index further behind rebuilds. */
 const TOMBSTONE_MAX_AGE_SECONDS = 24 * 3600;
+/** Delivered and given-up webhook events, and their delivery log, are kept a week for the settings app. */
+const WEBHOOK_LOG_MAX_AGE_SECONDS = 7 * 24 * 3600;
 const BOOTSTRAP_LOCK_ID = 7_302_911_005;
 
 export interface RunningServer {
@@ -115,6 +119,8 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   if (adminToken) print(`Admin token for the settings app and /v1/admin (shown once, store it now): ${adminToken}`);
   print(engine.models.describe());
   await engine.start(true);
+  const webhooks = new WebhookDeliverer(db, log, { allowPrivate: config.outboundAllowPrivate });
+  webhooks.start();
   log.info("listening", { url, database: db.kind });
 
   const janitor = setInterval(() => {
@@ -124,6 +130,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   const maintain = (): void => {
     pruneTombstones(db, TOMBSTONE_MAX_AGE_SECONDS)
       .then(() => pruneOAuth(db))
+      .then(() => pruneWebhookEvents(db, WEBHOOK_LOG_MAX_AGE_SECONDS))
       .then(() => refreshStatistics(db))
       .catch((error: unknown) => log.warn("database maintenance failed", { error: String(error) }));
   };
@@ -141,7 +148,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
       // No new connections; in-flight requests (open answer streams too) may finish.
       const graceful = server.stop(false);
       // Running answers get the grace period, then hand their leases to another instance.
-      await engine.stop(SHUTDOWN_GRACE_MS);
+      await Promise.all([engine.stop(SHUTDOWN_GRACE_MS), webhooks.stop()]);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(2_000).then(() => true)]);
       if (timedOut) await server.stop(true);
       // Request log lines are written after the response, on a later tick: let them out first.

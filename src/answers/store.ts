@@ -1,8 +1,9 @@
 import { fragment } from "../db/fragment";
-import type { Queryable } from "../db/types";
+import type { Db, Queryable } from "../db/types";
 import type { Audience } from "../schema/auth";
 import type { AnswerStatus } from "../schema/answers";
 import type { ChatMessage, Usage } from "../models/types";
+import { answerFinished, recordEvents, type AnswerEventSource } from "../webhooks/outbox";
 
 
 export interface RunRow {
@@ -185,6 +186,7 @@ export async function completeRun(
     VALUES (${run.workspace_id}, ${run.conversation_id}, ${run.id}, 'assistant', ${result.text})`;
   const credits = creditsFor(result.usage);
   await tx.sql`UPDATE workspaces SET credits = greatest(credits - ${credits}, 0) WHERE id = ${run.workspace_id}`;
+  await recordEvents(tx, run.workspace_id, [answerFinished(run, { text: result.text })]);
   return true;
 }
 
@@ -192,24 +194,43 @@ export function creditsFor(usage: Usage): number {
   return Math.max(1, Math.ceil((usage.input_tokens + usage.output_tokens) / 1000));
 }
 
-export async function failRun(db: Queryable, id: string, owner: string | null, code: string, message: string): Promise<boolean> {
-  const rows = await db.sql<{ id: string }>`
-    UPDATE answers SET status = 'failed', error_code = ${code}, error_message = ${message}, finished_at = now(),
-           lease_owner = NULL, lease_expires_at = NULL
-     WHERE id = ${id} AND status IN ('queued', 'in_progress') AND (${owner}::text IS NULL OR lease_owner = ${owner}::text)
-    RETURNING id`;
-  return rows.length > 0;
+/** Fails a run (still ours, when `owner` is given) and announces it, in one transaction. */
+export async function failRun(db: Db, id: string, owner: string | null, code: string, message: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.sql<FailedRun>`
+      UPDATE answers SET status = 'failed', error_code = ${code}, error_message = ${message}, finished_at = now(),
+             lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = ${id} AND status IN ('queued', 'in_progress') AND (${owner}::text IS NULL OR lease_owner = ${owner}::text)
+      RETURNING ${FAILED_COLUMNS}`;
+    await announceFailures(tx, rows);
+    return rows.length > 0;
+  });
 }
 
 /** Runs whose lease lapsed too often are failed instead of retried forever. */
-export async function failAbandonedRuns(db: Queryable, maxAttempts: number): Promise<string[]> {
-  const rows = await db.sql<{ id: string }>`
-    UPDATE answers SET status = 'failed', error_code = 'run_abandoned',
-           error_message = 'the instance running this answer stopped repeatedly; ask again', finished_at = now(),
-           lease_owner = NULL, lease_expires_at = NULL
-     WHERE status = 'in_progress' AND lease_expires_at < now() AND attempts >= ${maxAttempts}
-    RETURNING id`;
-  return rows.map((r) => r.id);
+export async function failAbandonedRuns(db: Db, maxAttempts: number): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.sql<FailedRun>`
+      UPDATE answers SET status = 'failed', error_code = 'run_abandoned',
+             error_message = 'the instance running this answer stopped repeatedly; ask again', finished_at = now(),
+             lease_owner = NULL, lease_expires_at = NULL
+       WHERE status = 'in_progress' AND lease_expires_at < now() AND attempts >= ${maxAttempts}
+      RETURNING ${FAILED_COLUMNS}`;
+    await announceFailures(tx, rows);
+    return rows.map((r) => r.id);
+  });
+}
+
+interface FailedRun extends AnswerEventSource {
+  workspace_id: string;
+  error_code: string;
+  error_message: string;
+}
+
+const FAILED_COLUMNS = fragment`id, workspace_id, conversation_id, end_user_id, audience, error_code, error_message`;
+
+async function announceFailures(tx: Queryable, runs: readonly FailedRun[]): Promise<void> {
+  for (const run of runs) await recordEvents(tx, run.workspace_id, [answerFinished(run, { code: run.error_code, message: run.error_message })]);
 }
 
 /** Hands our unfinished runs back to the queue (shutdown): another instance picks them up. */

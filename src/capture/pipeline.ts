@@ -18,6 +18,7 @@ import {
   type NewFactRow,
 } from "./store";
 import type { FactAnalysis } from "./types";
+import { factCreated, factSuperseded, recordEvents } from "../webhooks/outbox";
 
 /** How much a fact is trusted by default, by where it came from. */
 export const DEFAULT_CONFIDENCE: Record<Origin, number> = {
@@ -49,8 +50,9 @@ export interface CaptureResult extends TeachResult {
  * subject, classify, flag sensitive content, and supersede older values of the same claim ("older"
  * by observed time: a fact observed before the live value of its claim is stored as that claim's
  * history, superseded by it, and never replaces it; ties go to the later call). The
- * facts are committed before it returns, with the workspace's change sequence advanced in the same
- * transaction, so the very next search on any instance finds them.
+ * facts are committed before it returns, with the workspace's change sequence advanced and the
+ * webhook events written in the same transaction, so the very next search on any instance finds
+ * them and an event exists exactly when its fact does.
  *
  * Trade-off: writers of one workspace are serialised by a lock held for the storage transaction
  * only; the rule analysis runs before taking it, so concurrent teaches wait on each other for
@@ -190,13 +192,19 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   const seq = await nextFactSeq(tx, workspaceId);
   const inserted = await insertFacts(tx, workspaceId, seq, rows);
   const revived = await reviveExpired(tx, workspaceId, seq, now, rows.filter((r) => !inserted.has(r.id)));
+  const storedRows = rows.filter((r) => inserted.has(r.id));
   const replacing = replaces.filter((r) => inserted.has(r.newId));
   const pairs = [
     ...replacing.flatMap((r) => r.oldIds.map((oldId) => ({ oldId, newId: r.newId }))),
     ...history.filter((h) => inserted.has(h.id)).map((h) => ({ oldId: h.id, newId: h.keptBy })),
   ];
   // A superseded fact from earlier in this same batch is replaced too: only the last value stays live.
-  await markSuperseded(tx, seq, pairs);
+  const supersededFacts = await markSuperseded(tx, seq, pairs);
+  await recordEvents(tx, workspaceId, [
+    ...storedRows.map((r) => factCreated({ ...r, subject_type: r.subjectType, end_user_id: r.endUserId, recorded_at: r.recordedAt, expires_at: r.expiresAt })),
+    ...revived.map(factCreated),
+    ...supersededFacts.map(factSuperseded),
+  ]);
 
   const superseded = replacing.length;
   const created = inserted.size - superseded + revived.length;
@@ -205,7 +213,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     created,
     superseded,
     skipped: skipped + (rows.length - inserted.size - revived.length),
-    factIds: [...factIds.filter((id) => inserted.has(id)), ...revived],
+    factIds: [...factIds.filter((id) => inserted.has(id)), ...revived.map((r) => r.id)],
   };
 }
 

@@ -1,6 +1,7 @@
 import { fragment } from "../db/fragment";
 import type { Queryable } from "../db/types";
 import type { FactKind, Origin, SubjectType } from "../schema/memory";
+import type { FactFlags } from "../webhooks/outbox";
 
 export interface NewFactRow {
   id: string;
@@ -98,31 +99,53 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
   return new Set(inserted.map((r) => r.id));
 }
 
+/** A fact as a webhook event carries it (`fact.created`). */
+export interface StoredFact {
+  id: string;
+  text: string;
+  kind: FactKind;
+  origin: Origin;
+  subject: string;
+  subject_type: SubjectType;
+  end_user_id: string | null;
+  confidence: number;
+  recorded_at: Date;
+  expires_at: Date | null;
+  sensitive: boolean;
+}
+
 /**
  * Brings back expired facts that these rows repeat word for word (same scope): the row was not
- * inserted (the live-duplicate index refused it), and the old fact takes the new row's expiry.
- * Returns the ids revived.
+ * inserted (the live-duplicate index refused it), and the old fact takes the new row's expiry
+ * (and will be announced again when that passes). Returns the facts revived.
  */
-export async function reviveExpired(db: Queryable, workspaceId: string, seq: number, now: Date, rows: readonly NewFactRow[]): Promise<string[]> {
+export async function reviveExpired(db: Queryable, workspaceId: string, seq: number, now: Date, rows: readonly NewFactRow[]): Promise<StoredFact[]> {
   if (rows.length === 0) return [];
-  const revived = await db.sql<{ id: string }>`
-    UPDATE facts f SET expires_at = r.expires_at, changed_seq = ${seq}
+  return db.sql<StoredFact>`
+    UPDATE facts f SET expires_at = r.expires_at, expiry_announced = false, changed_seq = ${seq}
       FROM unnest(${rows.map((r) => r.endUserId ?? "")}::text[], ${rows.map((r) => r.normalized)}::text[],
                   ${rows.map((r) => r.expiresAt?.toISOString() ?? null)}::timestamptz[]) AS r(end_user_id, normalized, expires_at)
      WHERE f.workspace_id = ${workspaceId} AND f.superseded_by IS NULL
        AND coalesce(f.end_user_id, '') = r.end_user_id AND md5(f.normalized) = md5(r.normalized)
        AND f.expires_at <= ${now} AND (r.expires_at IS NULL OR r.expires_at > f.recorded_at)
-    RETURNING f.id`;
-  return revived.map((r) => r.id);
+    RETURNING f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, f.confidence, f.recorded_at, f.expires_at, f.sensitive`;
+}
+
+/** A fact just superseded, with what external visibility needs to know of it. */
+export interface SupersededFact extends FactFlags {
+  id: string;
+  superseded_by: string;
+  end_user_id: string | null;
 }
 
 /** Marks older claim values superseded, stamped with the change sequence so indexes drop them. */
-export async function markSuperseded(db: Queryable, seq: number, pairs: readonly { oldId: string; newId: string }[]): Promise<void> {
-  if (pairs.length === 0) return;
-  await db.sql`
+export async function markSuperseded(db: Queryable, seq: number, pairs: readonly { oldId: string; newId: string }[]): Promise<SupersededFact[]> {
+  if (pairs.length === 0) return [];
+  return db.sql<SupersededFact>`
     UPDATE facts f SET superseded_by = p.new_id, changed_seq = ${seq}
       FROM unnest(${pairs.map((p) => p.oldId)}::text[], ${pairs.map((p) => p.newId)}::text[]) AS p(old_id, new_id)
-     WHERE f.id = p.old_id AND f.superseded_by IS NULL`;
+     WHERE f.id = p.old_id AND f.superseded_by IS NULL
+    RETURNING f.id, f.superseded_by, f.end_user_id, f.sensitive, f.subject_type, f.origin`;
 }
 
 /** A live fact a change statement may replace, with what capture stored about it. */

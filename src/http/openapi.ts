@@ -18,6 +18,7 @@ import {
   TokenRequest,
   TokenResponse,
 } from "../schema/oauth";
+import { CreatedWebhook, CreateWebhookRequest, UpdateWebhookRequest, Webhook } from "../schema/webhooks";
 import { ContextPacket, ContextRequest, FactList, FactListQuery, FactQuery, FactWithHistory, SearchRequest, SearchResult, TeachRequest, TeachResult } from "../schema/memory";
 
 /**
@@ -90,6 +91,10 @@ const SCHEMAS: Record<string, TSchema> = {
   UpdateAgentInput,
   FactPage,
   FactHistory,
+  CreateWebhookRequest,
+  UpdateWebhookRequest,
+  Webhook,
+  CreatedWebhook,
   OAuthError: OAuthErrorBody,
   ClientRegistrationRequest,
   ClientRegistration,
@@ -239,6 +244,16 @@ export function openApiDocument(): Record<string, unknown> {
     },
     "/v1/admin/facts/{fact_id}/pin": { post: operation({ summary: "Pin a fact", auth: "admin", path: ["fact_id"], ok: { status: 200 } }) },
     "/v1/admin/facts/{fact_id}/unpin": { post: operation({ summary: "Unpin a fact", auth: "admin", path: ["fact_id"], ok: { status: 200 } }) },
+    "/v1/admin/workspaces/{slug}/webhooks": {
+      get: operation({ summary: "Webhook endpoints", auth: "admin", path: ws, ok: { status: 200 } }),
+      post: operation({ summary: "Add a webhook endpoint (its signing secret is shown once)", auth: "admin", path: ws, body: "CreateWebhookRequest", ok: { status: 201, schema: "CreatedWebhook" } }),
+    },
+    "/v1/admin/webhooks/{webhook_id}": {
+      get: operation({ summary: "A webhook endpoint", auth: "admin", path: ["webhook_id"], ok: { status: 200, schema: "Webhook" } }),
+      patch: operation({ summary: "Change a webhook endpoint", auth: "admin", path: ["webhook_id"], body: "UpdateWebhookRequest", ok: { status: 200, schema: "Webhook" } }),
+      delete: operation({ summary: "Delete a webhook endpoint", auth: "admin", path: ["webhook_id"], ok: { status: 200 } }),
+    },
+    "/v1/admin/webhooks/{webhook_id}/deliveries": { get: operation({ summary: "A webhook endpoint's delivery log", auth: "admin", path: ["webhook_id"], ok: { status: 200 } }) },
     "/v1/admin/workspaces/{slug}/end-users": { get: operation({ summary: "End users", auth: "admin", path: ws, ok: { status: 200 } }) },
     "/v1/admin/workspaces/{slug}/end-users/{end_user_id}/export": {
       get: operation({ summary: "One end user's facts as JSONL", auth: "admin", path: [...ws, "end_user_id"], ok: { status: 200, contentType: "application/x-ndjson" } }),

@@ -2,6 +2,7 @@ import { fragment } from "../db/fragment";
 import { notFound } from "../errors";
 import type { Db, Queryable } from "../db/types";
 import type { ExportedFact } from "../schema/memory";
+import { forgetEndUserEvents } from "../webhooks/outbox";
 import { nextFactSeq, recordTombstones } from "./changes";
 
 /** Pins or unpins a fact; a change of the packet's core, so it advances the change sequence. */
@@ -112,6 +113,7 @@ export async function forgetEndUser(db: Queryable, workspace: { id: string; slug
     SELECT count(*)::int AS n FROM gone`;
   const users = await db.sql<{ id: string }>`
     DELETE FROM end_users WHERE workspace_id = ${workspace.id} AND id = ${endUserId} RETURNING id`;
+  await forgetEndUserEvents(db, workspace.id, endUserId, deleted.length);
   return {
     workspace: workspace.slug,
     end_user_id: endUserId,

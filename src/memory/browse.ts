@@ -4,6 +4,7 @@ import { notFound } from "../errors";
 import type { AdminFactQuery, FactHistory, FactPage } from "../schema/browse";
 import type { ExportedFact } from "../schema/memory";
 import { EXPORT_COLUMNS, exportedFact, type ExportRow } from "./admin";
+import { hiddenFromExternal, recordEvents, type FactFlags } from "../webhooks/outbox";
 import { nextFactSeq, recordTombstones } from "./changes";
 
 /** LIKE wildcards in user text are literal. */
@@ -84,7 +85,8 @@ export async function factHistory(db: Queryable, factId: string): Promise<FactHi
  */
 export async function deleteFact(db: Db, factId: string): Promise<{ fact_id: string; restored: string[] }> {
   return db.transaction(async (tx) => {
-    const [found] = await tx.sql<{ workspace_id: string }>`SELECT workspace_id FROM facts WHERE id = ${factId} FOR UPDATE`;
+    const [found] = await tx.sql<{ workspace_id: string; end_user_id: string | null } & FactFlags>`
+      SELECT workspace_id, end_user_id, sensitive, subject_type, origin FROM facts WHERE id = ${factId} FOR UPDATE`;
     if (!found) throw notFound(`fact "${factId}"`);
     const seq = await nextFactSeq(tx, found.workspace_id);
     // Every fact that pointed at the deleted one points somewhere explicit: none is left to the
@@ -113,7 +115,10 @@ export async function deleteFact(db: Db, factId: string): Promise<{ fact_id: str
       RETURNING f.id, f.superseded_by IS NULL AS live`;
     await tx.sql`DELETE FROM facts WHERE id = ${factId}`;
     await recordTombstones(tx, found.workspace_id, seq, [factId]);
-    return { fact_id: factId, restored: restored.filter((r) => r.live).map((r) => r.id) };
+    const back = restored.filter((r) => r.live).map((r) => r.id);
+    const data = { fact_id: factId, restored: back };
+    await recordEvents(tx, found.workspace_id, [{ type: "fact.deleted", data, external: hiddenFromExternal(found) ? null : data, endUserId: found.end_user_id }]);
+    return { fact_id: factId, restored: back };
   });
 }
 

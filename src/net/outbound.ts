@@ -1,5 +1,5 @@
 /**
- * Fetching a URL someone else chose (an OAuth client's metadata document): https only, never to
+ * Fetching a URL someone else chose (an OAuth client's metadata document, a webhook): https only, never to
  * a private, loopback or link-local address (the server must not become a way into the network
  * it runs in), a bounded body, a time limit and few redirects, each redirect checked like the
  * first URL.
@@ -56,7 +56,25 @@ export async function fetchOutbound(url: string, options: OutboundOptions, accep
   }
 }
 
-async function checkDestination(url: URL, allowPrivate: boolean): Promise<void> {
+/**
+ * POSTs `body` to `url` under the same destination rules, following no redirect (a 3xx is the
+ * answer), and returns the status; the response body is not read.
+ */
+export async function postOutbound(url: string, body: string, headers: Record<string, string>, options: Pick<OutboundOptions, "allowPrivate" | "timeoutMs">): Promise<number> {
+  const target = new URL(url);
+  await checkDestination(target, options.allowPrivate);
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  try {
+    const response = await fetch(target, { method: "POST", redirect: "manual", signal: deadline, headers, body });
+    await response.body?.cancel();
+    return response.status;
+  } catch (error) {
+    throw new OutboundError(deadline.aborted ? `no answer from ${target.host} within ${options.timeoutMs} ms` : `could not reach ${target.host}: ${errorText(error)}`);
+  }
+}
+
+/** Throws an OutboundError when memoryd would not send to `url` (see the module comment). */
+export async function checkDestination(url: URL, allowPrivate: boolean): Promise<void> {
   if (url.username !== "" || url.password !== "") throw new OutboundError("the URL carries credentials");
   const host = url.hostname.replace(/^\[|\]$/gu, "");
   if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) throw new OutboundError(`${url.protocol} URLs are not fetched: https only`);

@@ -13,6 +13,7 @@ import claimColumns from "./011_claim_columns.sql" with { type: "text" };
 import clientMetadataDocuments from "./012_client_metadata_documents.sql" with { type: "text" };
 import indexSnapshots from "./013_index_snapshots.sql" with { type: "text" };
 import factExpiry from "./014_fact_expiry.sql" with { type: "text" };
+import webhooks from "./015_webhooks.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: "client_metadata_documents", sql: clientMetadataDocuments },
   { version: 13, name: "index_snapshots", sql: indexSnapshots },
   { version: 14, name: "fact_expiry", sql: factExpiry },
+  { version: 15, name: "webhooks", sql: webhooks },
 ];
