@@ -133,6 +133,7 @@ function renderNav(slug, current) {
           link(`#/w/${slug}/facts`, "Facts", "facts"),
           link(`#/w/${slug}/end-users`, "End users", "end-users"),
           link(`#/w/${slug}/answers`, "Answers", "answers"),
+          link(`#/w/${slug}/webhooks`, "Webhooks", "webhooks"),
         ]
       : []),
   );
@@ -467,7 +468,82 @@ async function answersPage(slug) {
   show("Answers", table(["Question", "Status", "Agent", "Tokens", "Asked"], rows, "No answers yet."));
 }
 
-const pages = { "": overviewPage, keys: keysPage, agents: agentsPage, team: teamPage, facts: factsPage, "end-users": endUsersPage, answers: answersPage };
+const WEBHOOK_EVENTS = ["fact.created", "fact.superseded", "fact.deleted", "fact.expired", "end_user.forgotten", "answer.completed", "answer.failed"];
+
+async function webhooksPage(slug) {
+  const { webhooks } = await api("GET", `${path(slug)}/webhooks`);
+  const secretBox = h("div", { "data-secret": "" });
+  const create = formAction(
+    h(
+      "form",
+      { class: "panel inline", "aria-label": "New webhook" },
+      h("label", {}, "URL", h("input", { name: "url", type: "url", required: true, placeholder: "https://example.com/memoryd" })),
+      h("fieldset", { class: "actions" }, h("legend", { class: "muted" }, "Events"), WEBHOOK_EVENTS.map((e) => h("label", { class: "check" }, h("input", { type: "checkbox", name: "events", value: e, checked: e.startsWith("fact.") }), e))),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "internal", value: "true" }), "Internal (every fact, sensitive and team facts included)"),
+      h("button", { type: "submit" }, "Add webhook"),
+    ),
+    async (data) => {
+      const hook = await api("POST", `${path(slug)}/webhooks`, { url: data.get("url"), events: data.getAll("events"), internal: data.get("internal") === "true" });
+      await webhooksPage(slug);
+      main.querySelector("[data-secret]").replaceChildren(
+        h("div", { class: "secret", role: "alert" }, h("strong", {}, "Signing secret: shown once, store it now."), h("code", { "data-webhook-secret": true }, hook.secret)),
+      );
+    },
+  );
+  const rows = webhooks.map((w) => {
+    const log = h("div");
+    return h(
+      "tr",
+      {},
+      h("td", {}, h("code", {}, w.url), w.internal ? h("div", {}, h("span", { class: "pill bad" }, "internal")) : null, log),
+      h("td", {}, w.events.map((e) => h("span", { class: "pill" }, e))),
+      h("td", {}, w.enabled ? `${w.pending} waiting` : h("span", { class: "pill bad" }, "disabled")),
+      h(
+        "td",
+        {},
+        h(
+          "div",
+          { class: "actions" },
+          h("button", {
+            class: "link",
+            type: "button",
+            onclick: async () => {
+              const { deliveries } = await api("GET", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}/deliveries`);
+              const line = (d) => h("tr", {}, h("td", {}, when(d.attempted_at)), h("td", {}, d.type), h("td", {}, `#${d.attempt}`), h("td", {}, d.status ?? "no answer"), h("td", {}, d.error ?? ""));
+              log.replaceChildren(table(["When", "Event", "Attempt", "Status", "Error"], deliveries.map(line), "No deliveries yet."));
+            },
+          }, "Deliveries"),
+          h("button", {
+            class: "secondary",
+            type: "button",
+            onclick: async () => {
+              await api("PATCH", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}`, { enabled: !w.enabled });
+              webhooksPage(slug);
+            },
+          }, w.enabled ? "Disable" : "Enable"),
+          h("button", {
+            class: "danger",
+            type: "button",
+            onclick: async () => {
+              if (!confirm("Delete this webhook and the events waiting for it?")) return;
+              await api("DELETE", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}`);
+              webhooksPage(slug);
+            },
+          }, "Delete"),
+        ),
+      ),
+    );
+  });
+  show(
+    "Webhooks",
+    h("p", { class: "muted" }, "Each event is POSTed, signed the Standard Webhooks way, in order, and retried for a day until the receiver answers 2xx."),
+    create,
+    secretBox,
+    table(["Endpoint", "Events", "State", ""], rows, "No webhooks yet."),
+  );
+}
+
+const pages = { "": overviewPage, keys: keysPage, agents: agentsPage, team: teamPage, facts: factsPage, "end-users": endUsersPage, answers: answersPage, webhooks: webhooksPage };
 
 async function route() {
   if (csrfToken === null) {

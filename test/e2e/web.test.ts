@@ -18,6 +18,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { documentServer, TEST_CA } from "../helpers/metadata-documents";
 import { MemoryOAuthProvider } from "../helpers/oauth";
+import { receiver } from "../webhooks/support";
 import { cleanup, request, startServer, tempDir, type ServerHandle } from "./binary";
 
 setDefaultTimeout(120_000);
@@ -178,6 +179,36 @@ test("facts: search, pin, history and delete; a fact that expires says when", as
   page.once("dialog", (dialog) => dialog.accept());
   await page.getByRole("row", { name: /Ana's manager is Bo/ }).getByRole("button", { name: "Delete" }).click();
   await visible(page.getByText("No facts match."));
+});
+
+test("webhooks: the signing secret is shown once, and the delivery log shows the receiver's answer", async () => {
+  const hook = receiver(() => 204);
+  try {
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+    await visible(page.getByText("No webhooks yet."));
+    await page.getByLabel("URL").fill(hook.url);
+    await page.getByRole("button", { name: "Add webhook" }).click();
+    const secret = (await page.locator("[data-webhook-secret]").textContent({ timeout: 10_000 })) ?? "";
+    expect(secret).toMatch(/^whsec_/);
+    await shot("09a-webhooks");
+    const taught = await request(server.url, "/v1/admin/workspaces/acme/facts", {
+      method: "POST",
+      key: ADMIN,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ facts: [{ text: "Webhooks reach the receiver." }] }),
+    });
+    expect(taught.status).toBe(202);
+    for (const deadline = Date.now() + 15_000; hook.received.length === 0 && Date.now() < deadline; ) await Bun.sleep(50);
+    expect(hook.verify(secret, hook.received[0]!)).toMatchObject({ type: "fact.created", data: { fact_text: "Webhooks reach the receiver." } });
+    await page.getByRole("button", { name: "Deliveries" }).click();
+    await expectText(page.locator("main"), "204");
+    await page.reload();
+    await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+    expect(await page.locator("[data-webhook-secret]").count()).toBe(0);
+  } finally {
+    hook.stop();
+  }
 });
 
 test("end users: forgetting needs the typed id, then the person is gone", async () => {
