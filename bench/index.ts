@@ -25,6 +25,7 @@
  *   - cold build from a stored snapshot: one is written (the registry's own background write),
  *     then `--builds` fresh registries read the workspace starting from it; beside the snapshot's
  *     stored (compressed) size. The builds above are from the facts (snapshots off).
+ *   - as_of: the index an `as_of` read builds from the database (every fact observed by now), once.
  * With PGlite (default on): the 100k workspace seeded into a fresh embedded data directory under
  * the system temp dir (removed afterwards), then the same cold build.
  */
@@ -37,6 +38,7 @@ import { captureFacts } from "../src/capture/pipeline";
 import { openEmbedded } from "../src/db/embedded";
 import { openPostgres } from "../src/db/postgres";
 import type { Db } from "../src/db/types";
+import { indexAsOf } from "../src/memory/as-of";
 import { loadLiveFacts, readFactHead } from "../src/memory/changes";
 import { buildContext } from "../src/memory/context";
 import { FactIndex, type IndexedFact } from "../src/memory/index/fact-index";
@@ -73,6 +75,8 @@ interface Row {
   buildMs: number[];
   snapshotMs: number[];
   snapshotBytes: number;
+  /** One `as_of` read's index built from the database (every fact observed by now). */
+  asOfMs: number;
   readMs: number;
   addMs: number;
   heapBytes: number;
@@ -121,6 +125,7 @@ async function measure(db: Db, workspace: string, workspaceId: string, seed: str
     buildMs,
     snapshotMs: [],
     snapshotBytes: Number.NaN,
+    asOfMs: Number.NaN,
     readMs: Number.NaN,
     addMs: Number.NaN,
     heapBytes: isolated?.heapBytes ?? Number.NaN,
@@ -147,6 +152,9 @@ async function measure(db: Db, workspace: string, workspaceId: string, seed: str
       const ms = performance.now() - t0;
       if (fresh.stats().snapshotBuilds === 1) row.snapshotMs.push(ms);
     }
+    t0 = performance.now();
+    await indexAsOf(db, workspaceId, Date.now());
+    row.asOfMs = performance.now() - t0;
     log(`${workspace} (${source}): from its snapshot (${mb(row.snapshotBytes).toFixed(1)} MB stored) ${row.snapshotMs.map((ms) => ms.toFixed(0)).join(", ")} ms`);
   }
   // The same work in two halves: the statements alone, then the adds alone.
@@ -291,15 +299,15 @@ out.push(...provenance());
 out.push(`${builds} builds per workspace (fresh registry each); ${passes} measured passes over ${queryCount} queries (200 at 1M)`);
 out.push("", "## cold build and memory", "");
 out.push(
-  "| workspace | source | live facts | first build ms | median build ms | of which: read pages ms / add facts ms | from snapshot, median / fastest ms | snapshot stored MB | heap bytes per fact (measured) | FactIndex.bytes() per fact (estimate) | RSS delta MB |",
+  "| workspace | source | live facts | first build ms | median build ms | of which: read pages ms / add facts ms | from snapshot, median / fastest ms | snapshot stored MB | as_of index ms | heap bytes per fact (measured) | FactIndex.bytes() per fact (estimate) | RSS delta MB |",
 );
-out.push("|---|---|---|---|---|---|---|---|---|---|---|");
+out.push("|---|---|---|---|---|---|---|---|---|---|---|---|");
 const fastest = (xs: number[]) => (xs.length === 0 ? Number.NaN : Math.min(...xs));
 for (const r of rows) {
   const fromSnapshot = r.snapshotMs.length === 0 ? "–" : `${fmt(median(r.snapshotMs), 0)} / ${fmt(fastest(r.snapshotMs), 0)}`;
   out.push(
     `| ${r.workspace} | ${r.source} | ${r.live.toLocaleString("en")} | ${fmt(r.buildMs[0]!, 0)} | ${fmt(median(r.buildMs), 0)} | ${fmt(r.readMs, 0)} / ${fmt(r.addMs, 0)} | ` +
-      `${fromSnapshot} | ${fmt(mb(r.snapshotBytes), 1)} | ${fmt(r.heapBytes / r.live, 0)} | ${fmt(r.estimateBytes / r.live, 0)} | ${fmt(r.rssDeltaMb, 0)} |`,
+      `${fromSnapshot} | ${fmt(mb(r.snapshotBytes), 1)} | ${fmt(r.asOfMs, 0)} | ${fmt(r.heapBytes / r.live, 0)} | ${fmt(r.estimateBytes / r.live, 0)} | ${fmt(r.rssDeltaMb, 0)} |`,
   );
 }
 if (pgliteSeed) out.push("", `PGlite seeding: 100,000 facts in ${fmt(pgliteSeed.seconds, 1)} s (${fmt(pgliteSeed.factsPerSecond, 0)} facts/s).`);
