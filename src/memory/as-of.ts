@@ -16,8 +16,8 @@ const PAGE = 10_000;
  * What a read works on: the workspace's live index and the clock, or, with `asOf`, memory as it
  * stood at that instant, built for this read from the database.
  *
- * Trade-off: a past index is built per request from every fact observed by then (about a second
- * at 100k facts), not kept: reads of the past are rare, and a cache would hold one more copy of a
+ * Trade-off: a past index is built per request from every fact observed by then (0.7 s at 20k
+ * facts, 1.9 s at 100k), not kept: reads of the past are rare, and a cache would hold one more copy of a
  * workspace per instant asked for.
  */
 export async function readView(ctx: ServiceContext, workspaceId: string, asOf: string | undefined): Promise<ReadView> {
