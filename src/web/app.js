@@ -28,6 +28,20 @@ function toast(message) {
   setTimeout(() => note.remove(), 4000);
 }
 
+/**
+ * A button's action: its failure is shown (a toast with the server's message) instead of lost in
+ * an unhandled promise. A 401 has already sent the person back to sign in.
+ */
+function action(run) {
+  return async (event) => {
+    try {
+      await run(event);
+    } catch (error) {
+      if (error.status !== 401) toast(`Failed: ${error.message}`);
+    }
+  };
+}
+
 class ApiFailure extends Error {
   constructor(status, body) {
     super(body?.error?.message ?? `request failed (${status})`);
@@ -247,12 +261,12 @@ async function keysPage(slug) {
           : h("button", {
               class: "danger",
               type: "button",
-              onclick: async () => {
+              onclick: action(async () => {
                 if (!confirm(`Revoke "${k.name}"? Requests with it fail at once.`)) return;
                 await api("POST", `/v1/admin/keys/${encodeURIComponent(k.id)}/revoke`);
                 toast(`Revoked ${k.name}.`);
                 keysPage(slug);
-              },
+              }),
             }, "Revoke"),
       ),
     ),
@@ -290,7 +304,7 @@ function agentForm(slug, agent) {
         can_write_memory: data.get("can_write_memory") === "on",
       };
       if (creating) await api("POST", `${path(slug)}/agents`, { slug: data.get("slug"), ...settings });
-      else await api("PATCH", `${path(slug)}/agents/${a.slug}`, settings);
+      else await api("PATCH", `${path(slug)}/agents/${encodeURIComponent(a.slug)}`, settings);
       toast(creating ? "Agent created." : "Agent saved.");
       agentsPage(slug);
     },
@@ -318,11 +332,11 @@ async function agentsPage(slug) {
           : h("button", {
               class: "danger",
               type: "button",
-              onclick: async () => {
+              onclick: action(async () => {
                 if (!confirm(`Delete agent "${a.slug}"? Its answers are kept.`)) return;
-                await api("DELETE", `${path(slug)}/agents/${a.slug}`);
+                await api("DELETE", `${path(slug)}/agents/${encodeURIComponent(a.slug)}`);
                 agentsPage(slug);
-              },
+              }),
             }, "Delete"),
         ),
       ),
@@ -341,7 +355,7 @@ async function teamPage(slug) {
     },
   );
   const rows = members.map((name) =>
-    h("tr", {}, h("td", {}, name), h("td", {}, h("button", { class: "danger", type: "button", onclick: async () => { await api("DELETE", `${path(slug)}/team/${encodeURIComponent(name)}`); teamPage(slug); } }, "Remove"))),
+    h("tr", {}, h("td", {}, name), h("td", {}, h("button", { class: "danger", type: "button", onclick: action(async () => { await api("DELETE", `${path(slug)}/team/${encodeURIComponent(name)}`); teamPage(slug); }) }, "Remove"))),
   );
   show("Team", h("p", { class: "muted" }, "Facts about team members are team facts: external keys never see them."), add, table(["Name", ""], rows, "No team members yet."));
 }
@@ -386,21 +400,21 @@ async function factsPage(slug, params) {
         h(
           "div",
           { class: "actions" },
-        h("button", { class: "secondary", type: "button", onclick: async () => { await api("POST", `/v1/admin/facts/${f.fact_id}/${f.pinned ? "unpin" : "pin"}`); route(); } }, f.pinned ? "Unpin" : "Pin"),
+        h("button", { class: "secondary", type: "button", onclick: action(async () => { await api("POST", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}/${f.pinned ? "unpin" : "pin"}`); route(); }) }, f.pinned ? "Unpin" : "Pin"),
         h("button", {
           class: "link",
           type: "button",
-          onclick: async () => {
-            const history = await api("GET", `/v1/admin/facts/${f.fact_id}`);
+          onclick: action(async () => {
+            const history = await api("GET", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}`);
             const line = (x, label) => h("li", {}, `${label}: ${x.text} (${when(x.recorded_time)})`);
             detail.replaceChildren(
               history.replaced.length + history.replaced_by.length === 0
                 ? h("p", { class: "muted" }, "No other version of this claim.")
                 : h("ul", {}, history.replaced_by.map((x) => line(x, "Replaced by")), history.replaced.map((x) => line(x, "Replaced"))),
             );
-          },
+          }),
         }, "History"),
-        h("button", { class: "danger", type: "button", onclick: async () => { if (!confirm("Delete this fact everywhere?")) return; await api("DELETE", `/v1/admin/facts/${f.fact_id}`); toast("Fact deleted."); route(); } }, "Delete"),
+        h("button", { class: "danger", type: "button", onclick: action(async () => { if (!confirm("Delete this fact everywhere?")) return; await api("DELETE", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}`); toast("Fact deleted."); route(); }) }, "Delete"),
         ),
       ),
     );
@@ -427,22 +441,22 @@ async function endUsersPage(slug) {
         h("button", {
           class: "secondary",
           type: "button",
-          onclick: async () => {
+          onclick: action(async () => {
             const text = await api("GET", `${path(slug)}/end-users/${encodeURIComponent(u.id)}/export`);
             const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })), download: `${slug}-${u.id}.jsonl` });
             link.click();
-          },
+          }),
         }, "Export"),
         h("button", {
           class: "danger",
           type: "button",
-          onclick: async () => {
+          onclick: action(async () => {
             const typed = prompt(`Forget everything about "${u.id}"? This deletes their facts, answers and conversations. Type the id to confirm.`);
             if (typed !== u.id) return toast("Not forgotten: the id did not match.");
             const receipt = await api("POST", `${path(slug)}/end-users/${encodeURIComponent(u.id)}/forget`);
             toast(`Forgot ${u.id}: ${receipt.facts_deleted} facts, ${receipt.answers_deleted} answers.`);
             endUsersPage(slug);
-          },
+          }),
         }, "Forget"),
         ),
       ),
@@ -507,28 +521,28 @@ async function webhooksPage(slug) {
           h("button", {
             class: "link",
             type: "button",
-            onclick: async () => {
+            onclick: action(async () => {
               const { deliveries } = await api("GET", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}/deliveries`);
               const line = (d) => h("tr", {}, h("td", {}, when(d.attempted_at)), h("td", {}, d.type), h("td", {}, `#${d.attempt}`), h("td", {}, d.status ?? "no answer"), h("td", {}, d.error ?? ""));
               log.replaceChildren(table(["When", "Event", "Attempt", "Status", "Error"], deliveries.map(line), "No deliveries yet."));
-            },
+            }),
           }, "Deliveries"),
           h("button", {
             class: "secondary",
             type: "button",
-            onclick: async () => {
+            onclick: action(async () => {
               await api("PATCH", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}`, { enabled: !w.enabled });
               webhooksPage(slug);
-            },
+            }),
           }, w.enabled ? "Disable" : "Enable"),
           h("button", {
             class: "danger",
             type: "button",
-            onclick: async () => {
+            onclick: action(async () => {
               if (!confirm("Delete this webhook and the events waiting for it?")) return;
               await api("DELETE", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}`);
               webhooksPage(slug);
-            },
+            }),
           }, "Delete"),
         ),
       ),

@@ -206,6 +206,11 @@ test("webhooks: the signing secret is shown once, and the delivery log shows the
     await page.reload();
     await page.getByRole("heading", { name: "Webhooks" }).waitFor();
     expect(await page.locator("[data-webhook-secret]").count()).toBe(0);
+    // An action that fails says so: the endpoint is deleted behind the page's back, then disabled in it.
+    const { json } = await request(server.url, "/v1/admin/workspaces/acme/webhooks", { key: ADMIN });
+    expect((await request(server.url, `/v1/admin/webhooks/${json.data.webhooks[0].webhook_id}`, { method: "DELETE", key: ADMIN })).status).toBe(200);
+    await page.getByRole("button", { name: "Disable" }).click();
+    await expectText(page.locator("#toast"), "Failed: webhook");
   } finally {
     hook.stop();
   }
