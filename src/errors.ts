@@ -37,32 +37,72 @@ export type ErrorCode =
   | "internal_error"
   | OAuthErrorCode;
 
+/**
+ * The HTTP status of every error code: the one table. An error's status comes from its code, so
+ * two places cannot answer the same code differently (the OpenAPI document lists this table).
+ */
+export const ERROR_STATUS = {
+  api_key_invalid: 401,
+  api_key_revoked: 401,
+  api_key_expired: 401,
+  admin_token_invalid: 401,
+  scope_missing: 403,
+  forbidden_origin: 403,
+  out_of_credits: 402,
+  not_found: 404,
+  method_not_allowed: 405,
+  conversation_busy: 409,
+  idempotency_key_reused: 409,
+  already_exists: 409,
+  backup_unsupported: 409,
+  payload_too_large: 413,
+  validation_error: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  data_dir_locked: 500,
+  shutting_down: 503,
+  database_unavailable: 503,
+  invalid_request: 400,
+  invalid_client: 400,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  invalid_target: 400,
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
+} as const satisfies Record<ErrorCode, number>;
+
 /** The one error type; `toResponse` is the one place an error becomes a wire response. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
-  readonly status: number;
   readonly details?: Record<string, unknown>;
   readonly headers: Record<string, string>;
+  #status: number;
 
-  constructor(
-    code: ErrorCode,
-    status: number,
-    message: string,
-    details?: Record<string, unknown>,
-    headers: Record<string, string> = {},
-  ) {
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, headers: Record<string, string> = {}) {
     super(message);
     this.name = "ApiError";
     this.code = code;
-    this.status = status;
+    this.#status = ERROR_STATUS[code];
     this.details = details;
     this.headers = headers;
   }
 
-  /** An OAuth endpoint's error: same type, rendered in the RFC's shape by toResponse. */
-  static oauth(code: OAuthErrorCode, message: string, status = 400): ApiError {
-    const error = new ApiError(code, status, message, undefined, { "cache-control": "no-store" });
+  /** The HTTP status, from the code (`ERROR_STATUS`). */
+  get status(): number {
+    return this.#status;
+  }
+
+  /**
+   * An OAuth endpoint's error: same type, rendered in the RFC's shape by toResponse. The one
+   * status that may differ from the table: RFC 6749 §5.2 answers a failed client authentication
+   * at the token endpoint with 401.
+   */
+  static oauth(code: OAuthErrorCode, message: string, status: 400 | 401 = 400): ApiError {
+    const error = new ApiError(code, message, undefined, { "cache-control": "no-store" });
     error.shape = "oauth";
+    error.#status = status;
     return error;
   }
 
@@ -88,7 +128,6 @@ export class ApiError extends Error {
   }
 }
 
-export const internalError = (): ApiError =>
-  new ApiError("internal_error", 500, "internal error; retry the request, and report the request id if it persists");
+export const internalError = (): ApiError => new ApiError("internal_error", "internal error; retry the request, and report the request id if it persists");
 
-export const notFound = (what: string): ApiError => new ApiError("not_found", 404, `${what} not found`);
+export const notFound = (what: string): ApiError => new ApiError("not_found", `${what} not found`);

@@ -15,7 +15,7 @@ export const POSTGRES_BACKUP_ADVICE =
 
 /** A consistent snapshot of the whole embedded database (gzipped tar). */
 export async function takeBackup(db: Db): Promise<Blob> {
-  if (db.snapshot === undefined) throw new ApiError("backup_unsupported", 409, POSTGRES_BACKUP_ADVICE);
+  if (db.snapshot === undefined) throw new ApiError("backup_unsupported", POSTGRES_BACKUP_ADVICE);
   return db.snapshot();
 }
 
@@ -26,10 +26,10 @@ export async function takeBackup(db: Db): Promise<Blob> {
 export async function restoreBackup(dataDir: string, backup: Blob): Promise<void> {
   const dir = resolve(dataDir);
   if (existsSync(join(dir, "pgdata")) && readdirSync(join(dir, "pgdata")).length > 0) {
-    throw new ApiError("already_exists", 409, `${dir} already holds a database; restore into an empty data directory`);
+    throw new ApiError("already_exists", `${dir} already holds a database; restore into an empty data directory`);
   }
   const magic = new Uint8Array(await backup.slice(0, 2).arrayBuffer());
-  if (magic[0] !== 0x1f || magic[1] !== 0x8b) throw new ApiError("validation_error", 422, "this file is not a memoryd backup (a gzipped tarball from memoryd backup)");
+  if (magic[0] !== 0x1f || magic[1] !== 0x8b) throw new ApiError("validation_error", "this file is not a memoryd backup (a gzipped tarball from memoryd backup)");
   const db = await openEmbedded(dir, { template: backup });
   try {
     // Reading it back proves the tarball was a database.

@@ -38,7 +38,7 @@ export async function createAdminToken(db: Queryable): Promise<string> {
 export async function authorizeAdmin(db: Db, config: Config, secret: string | undefined, address: string): Promise<void> {
   const bucket = `addr:${address}`;
   if (await lockedOut(db, bucket)) {
-    throw new ApiError("rate_limited", 429, "too many failed authentication attempts from this address; wait for the window to end", {
+    throw new ApiError("rate_limited", "too many failed authentication attempts from this address; wait for the window to end", {
       retry_after_seconds: RATE_LIMIT.windowSeconds,
     });
   }
@@ -52,7 +52,7 @@ export async function authorizeAdmin(db: Db, config: Config, secret: string | un
   }
   await recordFailure(db, bucket);
   const message = secret === undefined ? "missing admin credential: send Authorization: Bearer <admin token>" : "admin credential is not valid";
-  throw new ApiError("admin_token_invalid", 401, message, undefined, {
+  throw new ApiError("admin_token_invalid", message, undefined, {
     "www-authenticate": `Bearer realm="memoryd-admin", error="${secret === undefined ? "invalid_request" : "invalid_token"}", error_description="${message}"`,
   });
 }

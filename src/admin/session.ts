@@ -50,7 +50,7 @@ export async function authorizeSession(db: Queryable, request: Request): Promise
   if (session === null) return false;
   const safe = request.method === "GET" || request.method === "HEAD";
   if (!safe && request.headers.get("x-csrf-token") !== session.csrfToken) {
-    throw new ApiError("forbidden_origin", 403, "missing or wrong X-CSRF-Token for this session; reload the page");
+    throw new ApiError("forbidden_origin", "missing or wrong X-CSRF-Token for this session; reload the page");
   }
   return true;
 }

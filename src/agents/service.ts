@@ -32,7 +32,7 @@ export async function getAgent(db: Db, workspaceId: string, slug: string): Promi
 
 export async function createAgent(db: Db, workspaceId: string, input: CreateAgentInput): Promise<Agent> {
   const row = await insertAgent(db, workspaceId, input);
-  if (!row) throw new ApiError("already_exists", 409, `agent "${input.slug}" already exists in this workspace`);
+  if (!row) throw new ApiError("already_exists", `agent "${input.slug}" already exists in this workspace`);
   return toAgent(row);
 }
 
@@ -45,7 +45,7 @@ export async function updateAgent(db: Db, workspaceId: string, slug: string, inp
 /** Deletes an agent; its answers keep its slug as history. `main` cannot be deleted. */
 export async function deleteAgent(db: Db, workspaceId: string, slug: string): Promise<void> {
   if (slug === MAIN_AGENT) {
-    throw new ApiError("validation_error", 422, `the ${MAIN_AGENT} agent cannot be deleted; edit it instead`, {
+    throw new ApiError("validation_error", `the ${MAIN_AGENT} agent cannot be deleted; edit it instead`, {
       fields: [{ path: "slug", reason: "main always exists" }],
     });
   }

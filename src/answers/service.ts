@@ -56,7 +56,7 @@ export async function createAnswer(
   options: CreateOptions,
 ): Promise<{ run: RunRow; replayed: boolean }> {
   if (!(await findAgent(ctx.db, ctx.caller.workspaceId, input.agent_slug))) {
-    throw new ApiError("validation_error", 422, `unknown agent_slug "${input.agent_slug}"`, {
+    throw new ApiError("validation_error", `unknown agent_slug "${input.agent_slug}"`, {
       fields: [{ path: "agent_slug", reason: "no agent with this slug" }],
     });
   }
@@ -69,13 +69,13 @@ export async function createAnswer(
       const held = await claimIdempotencyKey(tx, ctx.caller.keyId, options.idempotencyKey, hash, answerId);
       if (!held.fresh) {
         if (held.requestHash !== hash) {
-          throw new ApiError("idempotency_key_reused", 409, "this Idempotency-Key was already used with a different request; use a fresh key for a new question");
+          throw new ApiError("idempotency_key_reused", "this Idempotency-Key was already used with a different request; use a fresh key for a new question");
         }
         return { replayedId: held.answerId };
       }
     }
     if ((await workspaceCredits(tx, ctx.caller.workspaceId)) <= 0) {
-      throw new ApiError("out_of_credits", 402, "the workspace has no credits left; add credits to run answers");
+      throw new ApiError("out_of_credits", "the workspace has no credits left; add credits to run answers");
     }
     await ensureConversation(tx, ctx.caller.workspaceId, conversationId, endUserId);
     const inserted = await insertRun(tx, {
@@ -93,7 +93,7 @@ export async function createAnswer(
       leaseSeconds: ctx.engine.leaseSeconds,
     });
     if (!inserted) {
-      throw new ApiError("conversation_busy", 409, `conversation "${conversationId}" is still answering its previous message; wait for it to finish`);
+      throw new ApiError("conversation_busy", `conversation "${conversationId}" is still answering its previous message; wait for it to finish`);
     }
     return { created: inserted };
   });

@@ -50,7 +50,7 @@ export function answerEventStream(ctx: ServiceContext, engine: AnswerEngine, run
             send("answer.failed", { error: { code: outcome.code, message: outcome.message } });
           } else {
             const handedOver = `this instance is shutting down; the answer will be completed by another instance, poll GET /v1/answers/${run.id}`;
-            send("answer.failed", new ApiError("shutting_down", 503, handedOver).toBody());
+            send("answer.failed", new ApiError("shutting_down", handedOver).toBody());
           }
         })
         .catch(() => send("answer.failed", internalError().toBody()))

@@ -61,11 +61,11 @@ export function rateHeaders(rate: RateState): Record<string, string> {
 function unauthorized(code: "api_key_invalid" | "api_key_revoked" | "api_key_expired", message: string, missing = false): ApiError {
   const quoted = message.replace(/["\\]/gu, "");
   const challenge = `Bearer realm="memoryd", error="${missing ? "invalid_request" : "invalid_token"}", error_description="${quoted}"`;
-  return new ApiError(code, 401, message, undefined, { "www-authenticate": challenge });
+  return new ApiError(code, message, undefined, { "www-authenticate": challenge });
 }
 
 function rateLimited(message: string, headers: Record<string, string> = {}): ApiError {
-  return new ApiError("rate_limited", 429, message, { retry_after_seconds: RATE_LIMIT.windowSeconds }, {
+  return new ApiError("rate_limited", message, { retry_after_seconds: RATE_LIMIT.windowSeconds }, {
     "retry-after": String(RATE_LIMIT.windowSeconds),
     ...headers,
   });
@@ -200,7 +200,7 @@ export async function lockedOut(db: Queryable, bucket: string): Promise<boolean>
 
 export function requireScope(auth: AuthContext, scope: Scope): void {
   if (!auth.scopes.includes(scope)) {
-    throw new ApiError("scope_missing", 403, `this API key lacks the scope ${scope}`, { scope });
+    throw new ApiError("scope_missing", `this API key lacks the scope ${scope}`, { scope });
   }
 }
 

@@ -42,11 +42,11 @@ export async function createKey(db: Queryable, deployment: Deployment, input: Cr
   const workspace = await findWorkspace(db, input.workspace);
   const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at);
   if (expiresAt !== null && Number.isNaN(expiresAt.getTime())) {
-    throw new ApiError("validation_error", 422, "expires_at is not an ISO 8601 date-time");
+    throw new ApiError("validation_error", "expires_at is not an ISO 8601 date-time");
   }
   // A key born expired is a mistake in the command line, not a key anyone wants.
   if (expiresAt !== null && expiresAt.getTime() <= Date.now()) {
-    throw new ApiError("validation_error", 422, `expires_at ${input.expires_at} is in the past: give a future date-time`);
+    throw new ApiError("validation_error", `expires_at ${input.expires_at} is in the past: give a future date-time`);
   }
   const { secret, prefix, hash } = generateSecret(deployment);
   const rows = await db.sql<KeyRow>`

@@ -20,7 +20,7 @@ export async function createWorkspace(db: Queryable, slug: string, credits: numb
     )
     SELECT id, slug, credits FROM w`;
   const created = rows[0];
-  if (!created) throw new ApiError("already_exists", 409, `workspace "${slug}" already exists`);
+  if (!created) throw new ApiError("already_exists", `workspace "${slug}" already exists`);
   return created;
 }
 
@@ -55,7 +55,7 @@ export async function changeCredits(db: Queryable, slug: string, mode: "set" | "
   const updated = rows[0];
   if (updated) return updated;
   await findWorkspace(db, slug);
-  throw new ApiError("validation_error", 422, "credits cannot go below zero");
+  throw new ApiError("validation_error", "credits cannot go below zero");
 }
 
 export async function listTeamMembers(db: Queryable, slug: string): Promise<string[]> {
@@ -87,7 +87,7 @@ export async function workspaceSummary(db: Queryable, slug: string): Promise<Wor
 export async function addTeamMember(db: Queryable, slug: string, name: string): Promise<{ workspace: string; name: string }> {
   const workspace = await findWorkspace(db, slug);
   const trimmed = name.trim().replace(/\s+/g, " ");
-  if (trimmed === "") throw new ApiError("validation_error", 422, "team member name is empty");
+  if (trimmed === "") throw new ApiError("validation_error", "team member name is empty");
   await db.sql`
     INSERT INTO team_members (workspace_id, name, name_key) VALUES (${workspace.id}, ${trimmed}, ${trimmed.toLowerCase()})
     ON CONFLICT (workspace_id, name_key) DO UPDATE SET name = EXCLUDED.name`;

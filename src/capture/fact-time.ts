@@ -33,5 +33,5 @@ export function factTimes(fact: { observed_at?: string; expires_at?: string }, p
 }
 
 function invalid(path: string, reason: string): ApiError {
-  return new ApiError("validation_error", 422, `invalid ${path}: ${reason}`, { fields: [{ path, reason }] });
+  return new ApiError("validation_error", `invalid ${path}: ${reason}`, { fields: [{ path, reason }] });
 }

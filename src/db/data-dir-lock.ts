@@ -101,7 +101,6 @@ export function lockDataDir(dataDir: string): () => void {
       const who = owner === null ? "another memoryd process" : `another memoryd process (pid ${owner.pid} on ${owner.hostname})`;
       throw new ApiError(
         "data_dir_locked",
-        500,
         `data directory ${dataDir} is in use by ${who}; stop it, or use DATABASE_URL to share a PostgreSQL database between instances`,
       );
     }

@@ -41,19 +41,19 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 /** Parses a JSON body: 400 when it is empty, nested too deeply, or not JSON. */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") {
-    throw new ApiError("validation_error", 400, "request body is empty: send a JSON object", {
+    throw new ApiError("validation_error", "request body is empty: send a JSON object", {
       fields: [{ path: "body", reason: "required" }],
     });
   }
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new ApiError("validation_error", 400, `request body nests deeper than ${MAX_JSON_DEPTH} levels`, {
+    throw new ApiError("validation_error", `request body nests deeper than ${MAX_JSON_DEPTH} levels`, {
       fields: [{ path: "body", reason: `nested deeper than ${MAX_JSON_DEPTH} levels` }],
     });
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError("validation_error", 400, "request body is not valid JSON", {
+    throw new ApiError("validation_error", "request body is not valid JSON", {
       fields: [{ path: "body", reason: "malformed JSON" }],
     });
   }
@@ -65,5 +65,5 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 export function payloadTooLarge(): ApiError {
-  return new ApiError("payload_too_large", 413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
+  return new ApiError("payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
 }

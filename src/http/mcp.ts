@@ -53,7 +53,7 @@ function toolError(error: ApiError): CallToolResult {
 async function callTool(deps: McpDeps, auth: AuthContext, tool: ToolDefinition, args: Record<string, unknown>): Promise<CallToolResult> {
   try {
     if (tool.scope !== null && !auth.scopes.includes(tool.scope)) {
-      throw new ApiError("scope_missing", 403, `this API key lacks the scope ${tool.scope} needed by ${tool.name}`, { scope: tool.scope });
+      throw new ApiError("scope_missing", `this API key lacks the scope ${tool.scope} needed by ${tool.name}`, { scope: tool.scope });
     }
     const result = await tool.call({ db: deps.db, index: deps.index, engine: deps.engine, auth }, args);
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
@@ -92,7 +92,7 @@ function challengeMissingScope(config: Config, request: Request, auth: AuthConte
   if (tool === undefined || tool.scope === null || auth.scopes.includes(tool.scope)) return;
   const metadata = resourceMetadataUrl(issuerOf(request, config));
   const description = `this access token lacks the scope ${tool.scope} needed by ${tool.name}`;
-  throw new ApiError("scope_missing", 403, description, { scope: tool.scope }, {
+  throw new ApiError("scope_missing", description, { scope: tool.scope }, {
     "www-authenticate": `Bearer error="insufficient_scope", scope="${tool.scope}", resource_metadata="${metadata}", error_description="${description}"`,
   });
 }
@@ -227,7 +227,7 @@ async function handleMcp(deps: McpDeps, servingOf: (sdk: Sdk) => McpServing, req
 /** 4.6: POST only; GET and DELETE are 405 with `Allow: POST`. */
 export function mcpRoutes(deps: McpDeps & { pipeline: RequestPipeline }) {
   const notAllowed = (): never => {
-    throw new ApiError("method_not_allowed", 405, "the tool server accepts POST only (stateless Streamable HTTP)", undefined, {
+    throw new ApiError("method_not_allowed", "the tool server accepts POST only (stateless Streamable HTTP)", undefined, {
       allow: "POST",
     });
   };
@@ -239,7 +239,7 @@ export function mcpRoutes(deps: McpDeps & { pipeline: RequestPipeline }) {
     // The Origin check comes before authentication: a page from a foreign origin learns nothing.
     .onTransform(({ request }) => {
       if (request.method === "POST" && !originAllowed(request, deps.config)) {
-        throw new ApiError("forbidden_origin", 403, "requests from this Origin are not allowed (DNS-rebinding protection)");
+        throw new ApiError("forbidden_origin", "requests from this Origin are not allowed (DNS-rebinding protection)");
       }
     })
     .post("/v1/mcp", ({ auth, request }) => handleMcp(deps, servingOf, request, auth), { auth: "any-scope", parse: "none" })

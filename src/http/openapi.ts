@@ -1,6 +1,6 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import pkg from "../../package.json";
-import type { ErrorCode } from "../errors";
+import { ERROR_STATUS } from "../errors";
 import { ChangeCreditsRequest, CreateKeyRequest, CreateWorkspaceRequest, RecentAnswersQuery, TeamMemberRequest } from "../schema/admin";
 import { CreateAgentInput, UpdateAgentInput, Agent } from "../schema/agents";
 import { Answer, AnswerRequest, GetAnswerQuery, QueuedAnswer, Usage, Source } from "../schema/answers";
@@ -26,39 +26,6 @@ import { ContextPacket, ContextRequest, FactList, FactListQuery, FactQuery, Fact
  * schema the routes validate with or answer with, so the document cannot drift from the code.
  * What is written here is only what a schema cannot say: paths, methods, statuses, auth.
  */
-
-/** Every error code the API answers with (mirrors ErrorCode: the compiler checks the list is whole). */
-const ERROR_CODES = {
-  api_key_invalid: 401,
-  api_key_revoked: 401,
-  api_key_expired: 401,
-  admin_token_invalid: 401,
-  scope_missing: 403,
-  forbidden_origin: 403,
-  out_of_credits: 402,
-  not_found: 404,
-  method_not_allowed: 405,
-  conversation_busy: 409,
-  idempotency_key_reused: 409,
-  already_exists: 409,
-  backup_unsupported: 409,
-  payload_too_large: 413,
-  validation_error: 422,
-  rate_limited: 429,
-  internal_error: 500,
-  data_dir_locked: 500,
-  shutting_down: 503,
-  database_unavailable: 503,
-  invalid_request: 400,
-  invalid_client: 400,
-  invalid_grant: 400,
-  unauthorized_client: 400,
-  unsupported_grant_type: 400,
-  invalid_scope: 400,
-  invalid_target: 400,
-  invalid_redirect_uri: 400,
-  invalid_client_metadata: 400,
-} satisfies Record<ErrorCode, number>;
 
 /** A TypeBox schema as plain JSON Schema (TypeBox's symbols dropped). */
 const json = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
@@ -298,7 +265,7 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: "memoryd",
       version: pkg.version,
-      description: `Workspace memory for AI agents. Errors: ${Object.entries(ERROR_CODES)
+      description: `Workspace memory for AI agents. Errors: ${Object.entries(ERROR_STATUS)
         .map(([code, status]) => `${code} (${status})`)
         .join(", ")}.`,
     },

@@ -115,9 +115,9 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
         error instanceof ApiError
           ? error
           : code === "NOT_FOUND"
-            ? new ApiError("not_found", 404, `no route ${request.method} ${new URL(request.url).pathname}`)
+            ? new ApiError("not_found", `no route ${request.method} ${new URL(request.url).pathname}`)
             : code === "PARSE"
-              ? new ApiError("validation_error", 400, "request body is not valid JSON")
+              ? new ApiError("validation_error", "request body is not valid JSON")
               : null;
       if (apiError === null) {
         deps.log.error("unexpected error", {
@@ -158,7 +158,7 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
       return "";
     })
     .all("/*", ({ request }): never => {
-      throw new ApiError("not_found", 404, `no route ${request.method} ${new URL(request.url).pathname}`);
+      throw new ApiError("not_found", `no route ${request.method} ${new URL(request.url).pathname}`);
     });
 }
 

@@ -43,7 +43,7 @@ export function webRoutes(deps: { db: Db; config: Config; pipeline: RequestPipel
     .get("/app/", () => page(INDEX_HTML, "text/html; charset=utf-8"))
     .get("/app/assets/:name", ({ params }) => {
       const asset = ASSETS[params.name];
-      if (!asset) throw new ApiError("not_found", 404, `no asset ${params.name}`);
+      if (!asset) throw new ApiError("not_found", `no asset ${params.name}`);
       return page(asset.body, asset.type);
     })
     .get("/app/session", async ({ request, set }) => {

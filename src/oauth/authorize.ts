@@ -47,7 +47,7 @@ export async function registerClient(db: Queryable, input: ClientRegistrationReq
 
 async function countRegistration(db: Queryable, address: string): Promise<void> {
   if ((await countHit(db, `oauth-register:${address}`)) > REGISTRATIONS_PER_WINDOW) {
-    throw new ApiError("rate_limited", 429, "too many client registrations from this address; wait for the window to end", {
+    throw new ApiError("rate_limited", "too many client registrations from this address; wait for the window to end", {
       retry_after_seconds: RATE_LIMIT.windowSeconds,
     }, { "retry-after": String(RATE_LIMIT.windowSeconds) });
   }

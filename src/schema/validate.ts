@@ -52,7 +52,7 @@ export function parseInput<T extends TSchema>(schema: T, input: unknown, what = 
   if (check.Check(value)) {
     const cleaned = Value.Clean(schema, value) as Static<T>;
     const unstorable = unstorableText(cleaned, what);
-    if (unstorable !== null) throw new ApiError("validation_error", 422, `invalid ${unstorable.path}: ${unstorable.reason}`, { fields: [unstorable] });
+    if (unstorable !== null) throw new ApiError("validation_error", `invalid ${unstorable.path}: ${unstorable.reason}`, { fields: [unstorable] });
     return cleaned;
   }
   const seen = new Set<string>();
@@ -64,7 +64,7 @@ export function parseInput<T extends TSchema>(schema: T, input: unknown, what = 
     fields.push({ path, reason: describeIssue(error) });
   }
   const names = fields.map((f) => f.path).join(", ");
-  throw new ApiError("validation_error", 422, `invalid ${names}: ${fields[0]?.reason ?? "invalid value"}`, { fields });
+  throw new ApiError("validation_error", `invalid ${names}: ${fields[0]?.reason ?? "invalid value"}`, { fields });
 }
 
 /**

@@ -37,7 +37,7 @@ async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
   }
 }
 
-const invalidUrl = (reason: string): ApiError => new ApiError("validation_error", 422, `invalid url: ${reason}`, { fields: [{ path: "url", reason }] });
+const invalidUrl = (reason: string): ApiError => new ApiError("validation_error", `invalid url: ${reason}`, { fields: [{ path: "url", reason }] });
 
 /** Creates an endpoint; the response carries its signing secret, this once. */
 export async function createWebhook(db: Db, options: { allowPrivate: boolean }, slug: string, input: CreateWebhookRequest): Promise<CreatedWebhook> {

@@ -23,7 +23,7 @@ describeEachDb("hardening", (get) => {
     expect((await call(testApp(get().db), "GET", "/v1/answers/ans_missing", { key: key.secret })).status).toBe(404);
   });
 
-  test("JSON nested 30,000 levels deep is a 400 validation_error on every JSON route and on MCP", async () => {
+  test("JSON nested 30,000 levels deep is a 422 validation_error on every JSON route and on MCP", async () => {
     const key = await makeKey(get().db);
     const app = testApp(get().db);
     const bodies = [deep(30_000), `{"facts":[{"text":"a","x":${deep(30_000)}}]}`, `{"query":${deep(65)}}`];
@@ -34,7 +34,7 @@ describeEachDb("hardening", (get) => {
           rawBody,
           headers: { accept: "application/json, text/event-stream" },
         });
-        expect([path, res.status, res.json?.error?.code]).toEqual([path, 400, "validation_error"]);
+        expect([path, res.status, res.json?.error?.code]).toEqual([path, 422, "validation_error"]);
       }
     }
     // Brackets inside strings are text, and 64 levels are fine.
