@@ -193,10 +193,22 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   const inserted = await insertFacts(tx, workspaceId, seq, rows);
   const revived = await reviveExpired(tx, workspaceId, seq, now, rows.filter((r) => !inserted.has(r.id)));
   const storedRows = rows.filter((r) => inserted.has(r.id));
-  const replacing = replaces.filter((r) => inserted.has(r.newId));
+  // Where a row of this call stands in the table: itself, the expired twin it revived, or nowhere
+  // (a live twin refused it). A fact of an earlier call stands as itself.
+  const revivedBy = new Map(revived.map((r) => [`${r.end_user_id ?? ""}\n${r.normalized}`, r.id]));
+  const rowIds = new Set(rows.map((r) => r.id));
+  const standing = new Map(rows.map((r) => [r.id, inserted.has(r.id) ? r.id : revivedBy.get(`${r.endUserId ?? ""}\n${r.normalized}`)]));
+  const storedAs = (id: string): string | undefined => (rowIds.has(id) ? standing.get(id) : id);
+  const replacing = replaces.flatMap((r) => {
+    const newId = storedAs(r.newId);
+    return newId === undefined ? [] : [{ newId, oldIds: r.oldIds }];
+  });
   const pairs = [
     ...replacing.flatMap((r) => r.oldIds.map((oldId) => ({ oldId, newId: r.newId }))),
-    ...history.filter((h) => inserted.has(h.id)).map((h) => ({ oldId: h.id, newId: h.keptBy })),
+    ...history.flatMap((h) => {
+      const keptBy = storedAs(h.keptBy);
+      return inserted.has(h.id) && keptBy !== undefined ? [{ oldId: h.id, newId: keptBy }] : [];
+    }),
   ];
   // A superseded fact from earlier in this same batch is replaced too: only the last value stays live.
   const supersededFacts = await markSuperseded(tx, seq, pairs);

@@ -103,6 +103,7 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
 export interface StoredFact {
   id: string;
   text: string;
+  normalized: string;
   kind: FactKind;
   origin: Origin;
   subject: string;
@@ -128,7 +129,7 @@ export async function reviveExpired(db: Queryable, workspaceId: string, seq: num
      WHERE f.workspace_id = ${workspaceId} AND f.superseded_by IS NULL
        AND coalesce(f.end_user_id, '') = r.end_user_id AND md5(f.normalized) = md5(r.normalized)
        AND f.expires_at <= ${now} AND (r.expires_at IS NULL OR r.expires_at > f.recorded_at)
-    RETURNING f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, f.confidence, f.recorded_at, f.expires_at, f.sensitive`;
+    RETURNING f.id, f.text, f.normalized, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, f.confidence, f.recorded_at, f.expires_at, f.sensitive`;
 }
 
 /** A fact just superseded, with what external visibility needs to know of it. */

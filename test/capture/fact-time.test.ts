@@ -128,6 +128,22 @@ describeEachDb("fact times", (get) => {
     expect(row!.n).toBe(2);
   });
 
+  test("a call that revives an expired value keeps it as the claim's value: an older observation in the same call becomes its history", async () => {
+    const { db } = get();
+    const ws = await createWorkspace(db, uniqueSlug("time"), 0);
+    const start = Date.now();
+    setSystemTime(new Date(start));
+    const first = await captureFacts(db, ws.id, [{ text: "Ana's manager is Cy.", origin: "user_stated", expiresAt: new Date(start + 1000) }]);
+    setSystemTime(new Date(start + 2000));
+    const again = await captureFacts(db, ws.id, [
+      { text: "Ana's manager is Cy.", origin: "user_stated" },
+      { text: "Ana's manager is Bo.", origin: "user_stated", recordedAt: new Date(start - 86_400_000) },
+    ]);
+    expect(again.factIds).toContain(first.factIds[0]);
+    expect(await liveTexts(db, ws)).toEqual(["Ana's manager is Cy."]);
+    expect((await supersededBy(db, ws))["Ana's manager is Bo."]).toBe("Ana's manager is Cy.");
+  });
+
   test("an expired value is no claim any more: a new value neither supersedes nor repeats it", async () => {
     const { db } = get();
     const ws = await createWorkspace(db, uniqueSlug("time"), 0);
