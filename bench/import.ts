@@ -42,7 +42,7 @@ try {
   const stream = factStream("bench-import", makeCast("bench-import"));
   const facts: SynthFact[] = Array.from({ length: factCount }, () => stream.next().value as SynthFact);
   const file = join(dir, "facts.jsonl");
-  writeFileSync(file, facts.map((f) => JSON.stringify({ text: f.text })).join("\n") + "\n");
+  writeFileSync(file, `${facts.map((f) => JSON.stringify({ text: f.text })).join("\n")}\n`);
 
   await run(["migrate"]);
   await run(["workspaces", "create", "imported"]);

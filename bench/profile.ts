@@ -71,7 +71,7 @@ export function summarize(profile: CpuProfile, top = 25): string {
   };
   const self = new Map<number, number>();
   // timeDeltas[i] is the time since the previous sample; attribute it to sample i.
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const totalUs = [...self.values()].reduce((a, b) => a + b, 0);
   const fns = new Map<string, number>();
   const groups = new Map<string, number>();
@@ -87,7 +87,7 @@ export function summarize(profile: CpuProfile, top = 25): string {
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const f = byId.get(at)?.callFrame;
-      if (!f || !f.url.includes("/src/")) continue;
+      if (!f?.url.includes("/src/")) continue;
       const key = label(f);
       if (seen.has(key)) continue;
       seen.add(key);

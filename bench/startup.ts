@@ -63,7 +63,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 async function scenario(name: string, prepare: () => Promise<{ args: string[]; env?: Record<string, string>; cleanup: () => Promise<void> }>, fresh: boolean) {
   const samples: Sample[] = [];
-  let shared = fresh ? undefined : await prepare();
+  const shared = fresh ? undefined : await prepare();
   if (shared) await bootOnce(shared.args, shared.env ?? {}, false); // first boot creates the state we reuse
   for (let i = 0; i < runs; i++) {
     const setup = fresh ? await prepare() : shared!;

@@ -297,8 +297,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       for (const [k, v] of Object.entries(checked.counts ?? {})) counts.set(k, (counts.get(k) ?? 0) + v);
       for (const [k, v] of Object.entries(checked.timings ?? {})) {
         if (Number.isNaN(v)) continue;
-        let list = timings.get(k);
-        if (!list) timings.set(k, (list = []));
+        const list = timings.get(k) ?? [];
+        timings.set(k, list);
         list.push(v);
       }
     }

@@ -67,7 +67,7 @@ export class Rng {
 
   /** Zipf-ish pick: low indexes are much more frequent (a few people and projects dominate). */
   skewed<T>(items: readonly T[], power = 2.2): T {
-    return items[Math.floor(Math.pow(this.next(), power) * items.length)] as T;
+    return items[Math.floor(this.next() ** power * items.length)] as T;
   }
 
   chance(p: number): boolean {

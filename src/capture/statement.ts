@@ -103,7 +103,7 @@ export function isChangeStatement(text: string): boolean {
   const tokens = statementTokens(text);
   if (tokens === null) return false;
   if (tokens.some((t, i) => ADDITIVE_WORDS.has(t.lower) || hedges(tokens, i) || t.text === "?")) return false;
-  return tokens.some((t, i) => isMarker(tokens, i) || reportsChange(tokens, i));
+  return tokens.some((_, i) => isMarker(tokens, i) || reportsChange(tokens, i));
 }
 
 /**

@@ -33,13 +33,14 @@ function encoder(): Encoder {
     const [, offsetText, ...tokens] = line.split(" ");
     const offset = Number.parseInt(offsetText ?? "", 10);
     // atob yields exactly the one-char-per-byte string we key on, with no intermediate array.
-    tokens.forEach((token, i) => ranks.set(atob(token), offset + i));
+    for (const [i, token] of tokens.entries()) ranks.set(atob(token), offset + i);
   }
   cached = { ranks, pattern: new RegExp(o200kBase.pat_str, "gu") };
   return cached;
 }
 
 const utf8 = new TextEncoder();
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is all of ASCII, control characters included.
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /** UTF-8 bytes of `text` as a one-char-per-byte string, the rank map's key format. */

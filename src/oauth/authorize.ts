@@ -11,7 +11,7 @@ import type { AuthorizationRequest, ClientRegistration, ClientRegistrationReques
 import { isMetadataDocumentId, resolveMetadataClient } from "./client-metadata";
 import { acceptedResource } from "./metadata";
 import { findClient, insertClient, insertCode, type ClientRow } from "./store";
-import { LOOPBACK_HOSTS, parseOAuthInput, redirectUriProblem } from "./validate";
+import { LOOPBACK_HOSTS, redirectUriProblem } from "./validate";
 
 
 /** An authorization code is exchanged by the client right after the redirect. */

@@ -70,8 +70,8 @@ async function api(method, path, body) {
 function formAction(form, action) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    form.querySelectorAll(".error").forEach((e) => e.remove());
-    form.querySelectorAll("[aria-invalid]").forEach((e) => e.removeAttribute("aria-invalid"));
+    for (const e of form.querySelectorAll(".error")) e.remove();
+    for (const e of form.querySelectorAll("[aria-invalid]")) e.removeAttribute("aria-invalid");
     const button = form.querySelector("button[type=submit]");
     if (button) button.disabled = true;
     try {

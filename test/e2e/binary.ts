@@ -80,7 +80,6 @@ async function buildOnce(): Promise<string> {
         continue;
       }
       rmSync(BUILD_LOCK, { force: true }); // stale lock of a dead process
-      continue;
     }
   }
   try {

@@ -388,7 +388,7 @@ export function createFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnt
 
   const server = loopbackServer(async (req, path, headers) => {
     const text = await req.text();
-    let body: unknown = undefined;
+    let body: unknown ;
     try {
       body = text === "" ? undefined : JSON.parse(text);
     } catch {

@@ -113,7 +113,10 @@ export interface FakeOpenAI {
 
 const encoder = new TextEncoder();
 let counter = 0;
-const nextId = (prefix: string): string => `${prefix}_fake${(counter += 1)}`;
+const nextId = (prefix: string): string => {
+  counter += 1;
+  return `${prefix}_fake${counter}`;
+};
 const DEFAULT_TYPES: Record<number, string> = { 400: "invalid_request_error", 401: "invalid_request_error", 429: "requests", 500: "server_error", 503: "server_error" };
 
 function errorResponse(error: FakeErrorResponse["error"]): Response {

@@ -283,7 +283,7 @@ describeEachDb("OAuth endpoints", (get) => {
   test("token requests from an unknown client get invalid_client (so it registers again); a code whose key was revoked meanwhile is refused", async () => {
     const app = testApp(get().db);
     const key = await makeKey(get().db);
-    const unknown = await token(app, { grant_type: "refresh_token", refresh_token: "mrt_" + "a".repeat(40), client_id: "mcpc_gone" });
+    const unknown = await token(app, { grant_type: "refresh_token", refresh_token: `mrt_${"a".repeat(40)}`, client_id: "mcpc_gone" });
     expect(unknown.status).toBe(401);
     expect(unknown.json.error).toBe("invalid_client");
     const grant = await grantCode(app, key);
@@ -329,7 +329,7 @@ describeEachDb("OAuth endpoints", (get) => {
       call(app, "POST", "/oauth/revoke", { rawBody: new URLSearchParams({ token: tokenValue }).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect((await revoke(narrowed.json.refresh_token)).status).toBe(200);
     expect((await call(app, "GET", "/v1/whoami", { key: narrowed.json.access_token })).json.error.code).toBe("api_key_revoked");
-    expect((await revoke("mat_" + "x".repeat(40))).status).toBe(200);
+    expect((await revoke(`mat_${"x".repeat(40)}`)).status).toBe(200);
     expect((await revoke("anything")).status).toBe(200);
   });
 });

@@ -16,12 +16,7 @@ import type { Audience } from "../../src/schema/auth";
 import { uniqueSlug } from "../helpers/app";
 import { describeEachDb } from "../helpers/databases";
 import { serviceContext } from "./index/support";
-
-/** Park–Miller: a seeded stream, so a failure names the seed that reproduces it. */
-function random(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647) / 2147483647;
-}
+import { seededRandom as random } from "../helpers/random";
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 4, 1);

@@ -238,6 +238,7 @@ describe("renderPacket escaping", () => {
     expect(rendered.endsWith("\n</workspace_memory>")).toBe(true);
     expect(rendered).not.toContain("<system>");
     // Only our own separators remain: no other control or line-separator character survives.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for.
     expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/u.test(rendered)).toBe(false);
 
     const lines = rendered.split("\n");

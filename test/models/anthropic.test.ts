@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { createAnthropicProvider, type AnthropicProviderOptions } from "../../src/models/anthropic";
 import { MAX_MODEL_CALLS } from "../../src/models/tool-loop";
-import { ModelError, type GenerateResult } from "../../src/models/types";
+import type { ModelError, GenerateResult } from "../../src/models/types";
 import { createFakeAnthropic, type FakeAnthropic } from "../helpers/fake-anthropic";
 import { harness, modelError, type Harness } from "../helpers/generate";
 import { providerContract } from "../helpers/provider-contract";

@@ -42,7 +42,7 @@ test("every offending field is named once, as a client names it, with its reason
 
 test("a missing body is validated as an empty object, and the name of the whole is the fallback path", () => {
   const error = failure(undefined);
-  expect((error.details?.fields as { path: string }[])[0]?.path).toBe("mode");
+  expect((error.details!.fields as { path: string }[])[0]?.path).toBe("mode");
   expect(() => parseInput(Type.String(), 5, "Idempotency-Key")).toThrow(/invalid Idempotency-Key/);
 });
 

@@ -48,7 +48,7 @@ describeEachDb("webhook delivery", (get) => {
     await drain(db, [new WebhookDeliverer(db, quiet, NOW_AGAIN)], endpoint.webhook_id);
     expect(hook.received.map((r) => r.data.fact_id)).toEqual(ids);
     for (const r of hook.received) expect(hook.verify(endpoint.secret, r)).toMatchObject({ type: "fact.created" });
-    expect(() => hook.verify("whsec_" + Buffer.from("another secret, 24 bytes").toString("base64"), hook.received[0]!)).toThrow();
+    expect(() => hook.verify(`whsec_${Buffer.from("another secret, 24 bytes").toString("base64")}`, hook.received[0]!)).toThrow();
     const log = await webhookDeliveries(db, endpoint.webhook_id);
     expect(log).toHaveLength(5);
     expect(log.every((d) => d.status === 200 && d.attempt === 1 && d.error === null)).toBe(true);

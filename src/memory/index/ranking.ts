@@ -357,7 +357,7 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   /** BM25's length factor of a fact, folded: k1 * (1 - b + b * max(length, minLength) / avgLength). */
   const normOf = (ord: number): number => {
     const length = lengthOf[ord]!;
-    return base + perLength * (length > minLength ? length : minLength);
+    return base + perLength * (Math.max(length , minLength));
   };
   /** What the posting `packed` of cursor `i` adds to its fact (always more than 0). */
   const gain = (i: number, packed: number, norm: number): number => {

@@ -14,7 +14,7 @@ import type { Db } from "../../../src/db/types";
 import { sortableId } from "../../../src/ids";
 import { forgetEndUser, setPinned } from "../../../src/memory/admin";
 import { nextFactSeq, readFactHead } from "../../../src/memory/changes";
-import { FactIndex } from "../../../src/memory/index/fact-index";
+import type { FactIndex } from "../../../src/memory/index/fact-index";
 import { isVisible, pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "../../../src/memory/index/ranking";
 import { FactIndexes } from "../../../src/memory/index/registry";
 import { searchFacts } from "../../../src/memory/search";
@@ -24,6 +24,7 @@ import type { FactKind, Origin, SubjectType } from "../../../src/schema/memory";
 import { uniqueSlug } from "../../helpers/app";
 import { describeEachDb } from "../../helpers/databases";
 import { serviceContext } from "./support";
+import { seededRandom as prng } from "../../helpers/random";
 
 const KINDS: readonly FactKind[] = ["decision", "preference", "profile_fact", "observation"];
 const ORIGINS: readonly Origin[] = ["user_stated", "ingested", "agent_inferred", "agent_action", "system"];
@@ -38,18 +39,6 @@ const QUERY_WORDS = [COMMON, ...VOCABULARY, "Dana", "Eli", "Fay", "Lin", "Gus", 
 const WORKSPACES = 3;
 const ROUNDS = 5;
 const CASES_PER_ROUND = 2100;
-
-/** mulberry32: the world is generated from a seed, printed when a case fails. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface LiveFact {
   id: string;

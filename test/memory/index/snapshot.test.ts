@@ -7,12 +7,7 @@ import { FactIndex, KINDS, type IndexedFact, type IndexParts, type Postings } fr
 import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "../../../src/memory/index/ranking";
 import { decodeIndex, encodeIndex } from "../../../src/memory/index/snapshot";
 import { indexedFact, NOW } from "./support";
-
-/** Park–Miller: a seeded stream, so a failure names the seed that reproduces it. */
-function random(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647) / 2147483647;
-}
+import { seededRandom as random } from "../../helpers/random";
 
 const WORDS = "crate depot north south coffee Lyon Kubernetes billing invoice Ana manager runs likes café Zürich 東京 deploys Friday postgres".split(" ");
 const SUBJECTS = ["workspace", "Ana", "the billing service", "Zoë", "east team"];
