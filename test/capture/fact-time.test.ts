@@ -139,7 +139,7 @@ describeEachDb("fact times", (get) => {
       { text: "Ana's manager is Cy.", origin: "user_stated" },
       { text: "Ana's manager is Bo.", origin: "user_stated", recordedAt: new Date(start - 86_400_000) },
     ]);
-    expect(again.factIds).toContain(first.factIds[0]);
+    expect(again.factIds).toContain(first.factIds[0]!);
     expect(await liveTexts(db, ws)).toEqual(["Ana's manager is Cy."]);
     expect((await supersededBy(db, ws))["Ana's manager is Bo."]).toBe("Ana's manager is Cy.");
   });
