@@ -128,7 +128,10 @@ function locomoCorpus(): Corpus {
 
 function longMemEvalCorpus(): Corpus {
   const units = loadLongMemEval(LONGMEMEVAL_PATH).flatMap((q) => q.units.map((u) => u.text));
-  return { name: `LongMemEval turns (${LONGMEMEVAL_CAP.toLocaleString("en")} of ${units.length.toLocaleString("en")})`, inputs: strided(units, LONGMEMEVAL_CAP).map((text) => ({ text, teamMembers: [] })) };
+  return {
+    name: `LongMemEval turns (${LONGMEMEVAL_CAP.toLocaleString("en")} of ${units.length.toLocaleString("en")})`,
+    inputs: strided(units, LONGMEMEVAL_CAP).map((text) => ({ text, teamMembers: [] })),
+  };
 }
 
 interface RawPair {
@@ -256,7 +259,11 @@ async function main(): Promise<void> {
   const started = performance.now();
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   console.log(`# Capture analysis cost per fact${QUICK ? " (--quick)" : ""}\n`);
-  console.log(`${provenance().join("\n")}; ${cpus().length} × ${cpu}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} at start\n`);
+  console.log(
+    `${provenance().join("\n")}; ${cpus().length} × ${cpu}; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} at start\n`,
+  );
 
   const mem: Memory[] = [await memory("start")];
   const t0 = performance.now();
@@ -305,7 +312,9 @@ async function main(): Promise<void> {
   console.log(
     `\nImporting src/capture/analyze.ts took ${importMs.toFixed(0)} ms (transpiling included); its first call ${firstCallMs.toFixed(1)} ms.` +
       ` Memory readings follow three rounds of an event-loop turn and Bun.gc(true). Total run ${((performance.now() - started) / 1000).toFixed(1)} s;` +
-      ` load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} at the end. (sink ${sink})`,
+      ` load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")} at the end. (sink ${sink})`,
   );
 }
 

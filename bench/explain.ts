@@ -122,8 +122,11 @@ for (const name of dbs) {
          ORDER BY md5(id) LIMIT 5`;
     const claimKeys = claimed.map((r) => r.claim_key);
     const head = (await readFactHead(db, ws))!;
-    const middle = (await db.sql<{ id: string }>`
-      SELECT id FROM facts WHERE workspace_id = ${ws} AND superseded_by IS NULL ORDER BY id OFFSET ${Math.floor(mine[0]!.n / 2)} LIMIT 1`)[0]?.id ?? "";
+    const middle =
+      (
+        await db.sql<{ id: string }>`
+      SELECT id FROM facts WHERE workspace_id = ${ws} AND superseded_by IS NULL ORDER BY id OFFSET ${Math.floor(mine[0]!.n / 2)} LIMIT 1`
+      )[0]?.id ?? "";
     out.push(
       "",
       `## ${prepared.spec.name}: ${facts.toLocaleString("en")} facts in ${workspaces} workspaces; workspace ${slug} holds ${mine[0]!.n.toLocaleString("en")}; ` +
@@ -148,19 +151,36 @@ for (const name of dbs) {
     };
     const cases: [string, Statement, ((tx: Queryable) => Promise<void>)?][] = [
       ["authenticate (key lookup, rate-limit upsert, last_used touch, fact sequence)", await capture((q) => authenticate(q, file.keys[0], "127.0.0.1"))],
-      [`liveClaims, ${claimKeys.length} claim keys and one subject`, await capture((q) => liveClaims(q, ws, claimKeys, claimed.slice(0, 1).map((r) => r.claim_subject), new Date()))],
-      ["claimNextRun, beside 20,000 completed and 100 queued answers (inserted in the rolled-back transaction)", await capture((q) => claimNextRun(q, "bench-explain", 30)), queue],
+      [
+        `liveClaims, ${claimKeys.length} claim keys and one subject`,
+        await capture((q) =>
+          liveClaims(
+            q,
+            ws,
+            claimKeys,
+            claimed.slice(0, 1).map((r) => r.claim_subject),
+            new Date(),
+          ),
+        ),
+      ],
+      [
+        "claimNextRun, beside 20,000 completed and 100 queued answers (inserted in the rolled-back transaction)",
+        await capture((q) => claimNextRun(q, "bench-explain", 30)),
+        queue,
+      ],
       ["loadFactChanges, empty delta (since = head)", await capture((q) => loadFactChanges(q, ws, head.seq, 20_000))],
-      ["loadFactChanges, 20 changed facts (stamped in the same rolled-back transaction)", await capture((q) => loadFactChanges(q, ws, head.seq, 20_000)), touch20],
+      [
+        "loadFactChanges, 20 changed facts (stamped in the same rolled-back transaction)",
+        await capture((q) => loadFactChanges(q, ws, head.seq, 20_000)),
+        touch20,
+      ],
       ["loadLiveFacts, first page of 10,000", await capture((q) => loadLiveFacts(q, ws, "", 10_000))],
       ["loadLiveFacts, a middle page of 10,000", await capture((q) => loadLiveFacts(q, ws, middle, 10_000))],
     ];
     const [fewest] = await db.sql<{ end_user_id: string; n: number }>`
       SELECT end_user_id, count(*)::int AS n FROM facts WHERE workspace_id = ${ws} AND end_user_id IS NOT NULL
        GROUP BY end_user_id ORDER BY count(*), end_user_id LIMIT 1`;
-    const forget = fewest
-      ? await capture((q) => forgetEndUser(q, { id: ws, slug }, fewest.end_user_id), 1)
-      : undefined;
+    const forget = fewest ? await capture((q) => forgetEndUser(q, { id: ws, slug }, fewest.end_user_id), 1) : undefined;
     const shown = new Set<string>();
     const all: [string, Statement, ((tx: Queryable) => Promise<void>)?, boolean?][] = [...cases];
     if (forget) all.push([`forgetEndUser: DELETE FROM facts of one end user (${fewest!.n} facts; src/memory/admin.ts)`, forget, undefined, true]);
@@ -176,7 +196,13 @@ for (const name of dbs) {
       out.push("```", plan, "```");
       log(`${prepared.spec.name} ${title}: ${plan.split("\n").find((l) => l.startsWith("Execution Time")) ?? ""}`);
     }
-    out.push("", "### authenticate() round trip (300 sequential calls, one connection)", "", "| synchronous_commit | authenticate p50 ms | p95 ms | select 1 p50 ms |", "|---|---|---|---|");
+    out.push(
+      "",
+      "### authenticate() round trip (300 sequential calls, one connection)",
+      "",
+      "| synchronous_commit | authenticate p50 ms | p95 ms | select 1 p50 ms |",
+      "|---|---|---|---|",
+    );
     for (const mode of ["on", "off", "on", "off"]) {
       const url = new URL(prepared.url);
       url.searchParams.set("options", `-c synchronous_commit=${mode}`);

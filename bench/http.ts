@@ -147,12 +147,21 @@ async function benchSize(label: string, fakeUrl: string): Promise<SizeRun> {
   try {
     server = await spawnUntil([BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--database-url", url], /memoryd listening on (http:\/\/\S+)/, {
       cwd,
-      env: { MEMORYD_LOG_LEVEL: "warn", ANTHROPIC_API_KEY: "sk-ant-bench-fake", ANTHROPIC_BASE_URL: fakeUrl, PORT: undefined, HOST: undefined, DATABASE_URL: undefined },
+      env: {
+        MEMORYD_LOG_LEVEL: "warn",
+        ANTHROPIC_API_KEY: "sk-ant-bench-fake",
+        ANTHROPIC_BASE_URL: fakeUrl,
+        PORT: undefined,
+        HOST: undefined,
+        DATABASE_URL: undefined,
+      },
     });
     baseline = await spawnUntil([process.execPath, BASELINE, "--database-url", url], /baseline listening on (http:\/\/\S+)/);
     await Bun.sleep(3000);
     run.idleRssMb = rssMb(server.proc.pid);
-    log(`${file.workspace}: ${run.facts} facts (${run.liveFacts} live), ${run.otherFacts} facts in other workspaces, server pid ${server.proc.pid} idle RSS ${run.idleRssMb.toFixed(0)} MB`);
+    log(
+      `${file.workspace}: ${run.facts} facts (${run.liveFacts} live), ${run.otherFacts} facts in other workspaces, server pid ${server.proc.pid} idle RSS ${run.idleRssMb.toFixed(0)} MB`,
+    );
 
     // The first search builds the workspace's index from PostgreSQL (cold, as after a restart).
     const t0 = performance.now();
@@ -322,7 +331,9 @@ writeFileSync(outPath, `${JSON.stringify({ date: new Date().toISOString(), origi
 
 const out: string[] = [];
 out.push(`# memoryd HTTP bench, ${new Date().toISOString()}`);
-out.push(`duration ${durationMs / 1000} s + ${warmupMs / 1000} s warm-up per scenario; load average at start ${startLoad}; raw results: bench/out/${outPath.split("/").pop()}`);
+out.push(
+  `duration ${durationMs / 1000} s + ${warmupMs / 1000} s warm-up per scenario; load average at start ${startLoad}; raw results: bench/out/${outPath.split("/").pop()}`,
+);
 out.push(...origin);
 for (const run of runs) {
   out.push(
@@ -334,13 +345,19 @@ for (const run of runs) {
     `first search after start (builds the index): ${fmt(run.firstSearchMs, 0)} ms; server RSS idle ${fmt(run.idleRssMb, 0)} MB, ` +
       `after the index is built ${fmt(run.warmRssMb, 0)} MB`,
   );
-  for (const x of run.seeded) out.push(`seeded now: ${x.slug}, ${x.facts.toLocaleString("en")} facts in ${fmt(x.seconds)} s = ${fmt(x.factsPerSecond, 0)} facts/s`);
+  for (const x of run.seeded)
+    out.push(`seeded now: ${x.slug}, ${x.facts.toLocaleString("en")} facts in ${fmt(x.seconds)} s = ${fmt(x.factsPerSecond, 0)} facts/s`);
   out.push("", stepTable(run), "", extrasTable(run));
 }
 
 const rows: [string, string, string, boolean | undefined][] = [];
 const add = (name: string, goal: string, value: number | undefined, text: (v: number) => string, met: (v: number) => boolean) =>
-  rows.push([name, goal, value === undefined || !Number.isFinite(value) ? "not measured" : text(value), value === undefined || !Number.isFinite(value) ? undefined : met(value)]);
+  rows.push([
+    name,
+    goal,
+    value === undefined || !Number.isFinite(value) ? "not measured" : text(value),
+    value === undefined || !Number.isFinite(value) ? undefined : met(value),
+  ]);
 const ms = (v: number) => `${fmt(v, 2)} ms`;
 for (const run of runs) {
   const step = (scenario: ScenarioName, conns: number) => run.steps.find((x) => x.scenario === scenario && x.connections === conns);
@@ -369,7 +386,13 @@ for (const run of runs) {
   if (!TARGETS[run.label]!.full) continue;
   const mcp = step("mcp_search", connections);
   const mcp1 = step("mcp_search", 1);
-  add(`MCP search_memory ÷ REST search throughput, ${connections} conns`, "≥ 0.9", mcp && rest ? mcp.rps / rest.rps : undefined, (v) => fmt(v, 2), (v) => v >= 0.9);
+  add(
+    `MCP search_memory ÷ REST search throughput, ${connections} conns`,
+    "≥ 0.9",
+    mcp && rest ? mcp.rps / rest.rps : undefined,
+    (v) => fmt(v, 2),
+    (v) => v >= 0.9,
+  );
   add(
     "MCP search_memory p50 ÷ REST search p50, 1 conn",
     "≤ 1.2",
@@ -378,14 +401,27 @@ for (const run of runs) {
     (v) => v <= 1.2,
   );
   const context = step("context", connections);
-  add(`context ÷ search throughput, ${connections} conns`, "≥ 0.7", context && rest ? context.rps / rest.rps : undefined, (v) => fmt(v, 2), (v) => v >= 0.7);
+  add(
+    `context ÷ search throughput, ${connections} conns`,
+    "≥ 0.7",
+    context && rest ? context.rps / rest.rps : undefined,
+    (v) => fmt(v, 2),
+    (v) => v >= 0.7,
+  );
   const teach = step("teach", 16)?.extra.acceptedPerSecond as number | undefined;
-  add("teach into one workspace, 20 facts per call, 16 callers", "≥ 3,000 facts/s", teach, (v) => `${fmt(v, 0)} facts/s`, (v) => v >= 3000);
+  add(
+    "teach into one workspace, 20 facts per call, 16 callers",
+    "≥ 3,000 facts/s",
+    teach,
+    (v) => `${fmt(v, 0)} facts/s`,
+    (v) => v >= 3000,
+  );
   const delta = step("answer_stream", 1)?.extra.firstDeltaMs as { p50: number } | undefined;
   add("first answer.delta, fake model with zero delay (1 conn)", "≤ 10 ms p50", delta?.p50, ms, (v) => v <= 10);
 }
 out.push("", "## targets measured by this run", "", "| target | goal | measured | met |", "|---|---|---|---|");
-for (const [name, goal, value, met] of rows) out.push(`| ${name} | ${goal} | ${value} | ${met === undefined ? "–" : goal === "–" ? "" : met ? "met" : "**not met**"} |`);
+for (const [name, goal, value, met] of rows)
+  out.push(`| ${name} | ${goal} | ${value} | ${met === undefined ? "–" : goal === "–" ? "" : met ? "met" : "**not met**"} |`);
 out.push("", "(growth and tenancy rows: `bun bench/tenancy.ts`; index build and bytes per fact: `bun bench/index.ts`.)");
 const failed = runs.flatMap((r) => r.steps.filter((x) => x.non2xx + x.networkErrors + x.appErrors > 0).map((x) => `${r.label} ${x.name} c=${x.connections}`));
 if (failed.length > 0) out.push("", `WARNING: non-2xx responses or errors in: ${failed.join("; ")}`);

@@ -53,7 +53,10 @@ try {
   await db`CREATE TABLE bare_facts (id bigserial PRIMARY KEY, text text NOT NULL)`;
   const bareStarted = performance.now();
   for (let i = 0; i < facts.length; i += 1000) {
-    await db`INSERT INTO bare_facts ${db(facts.slice(i, i + 1000).map((f) => ({ text: f.text })), "text")}`;
+    await db`INSERT INTO bare_facts ${db(
+      facts.slice(i, i + 1000).map((f) => ({ text: f.text })),
+      "text",
+    )}`;
   }
   const bareMs = performance.now() - bareStarted;
   await db.end();

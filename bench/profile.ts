@@ -22,7 +22,6 @@ import { argValue } from "./support/args";
 
 const ROOT = join(import.meta.dir, "..");
 
-
 interface CallFrame {
   functionName: string;
   url: string;

@@ -228,7 +228,13 @@ const params = paramsFromArgs();
 
 const wanted = (q: Question, split: string): boolean => split === "all" || splitOf(q.id) === split;
 
-async function runDataset(dataset: Dataset, split: string, maxQuestions: number, savedDir: string | undefined, loadDir: string | undefined): Promise<{ memoryd: Ranked[]; bm25: Ranked[]; bm25Stop: Ranked[]; stats: RunStats; label: string }> {
+async function runDataset(
+  dataset: Dataset,
+  split: string,
+  maxQuestions: number,
+  savedDir: string | undefined,
+  loadDir: string | undefined,
+): Promise<{ memoryd: Ranked[]; bm25: Ranked[]; bm25Stop: Ranked[]; stats: RunStats; label: string }> {
   const memoryd: Ranked[] = [];
   const bm25: Ranked[] = [];
   const bm25Stop: Ranked[] = [];
@@ -255,7 +261,11 @@ async function runDataset(dataset: Dataset, split: string, maxQuestions: number,
         search = async (query) => searchIndex(index, v, { query, limit: SEARCH_LIMIT }, params).facts.map((f) => f.fact_id);
       } else {
         const auth = await freshWorkspace(bench.db, h.key);
-        const ctx: ServiceContext = { db: bench.db, index: new FactIndexes(bench.db, 1024 * 1024 * 1024), caller: callerOf({ ...auth, factSeq: null }, "rest") };
+        const ctx: ServiceContext = {
+          db: bench.db,
+          index: new FactIndexes(bench.db, 1024 * 1024 * 1024),
+          caller: callerOf({ ...auth, factSeq: null }, "rest"),
+        };
         const t0 = performance.now();
         for (let i = 0; i < h.units.length; i += TEACH_BATCH) {
           await teachFacts(ctx, { facts: h.units.slice(i, i + TEACH_BATCH).map((u) => ({ text: u.text })) });
@@ -273,7 +283,10 @@ async function runDataset(dataset: Dataset, split: string, maxQuestions: number,
       stats.units += h.units.length;
       const unitsOf = unitsOfFacts(facts, h.units);
       const plain = new Bm25(h.units.map((u) => u.text));
-      const plainStop = new Bm25(h.units.map((u) => u.text), ENGLISH_STOP_WORDS);
+      const plainStop = new Bm25(
+        h.units.map((u) => u.text),
+        ENGLISH_STOP_WORDS,
+      );
       for (const q of h.questions) {
         const t0 = performance.now();
         const ids = await search(q.query);
@@ -292,7 +305,9 @@ async function runDataset(dataset: Dataset, split: string, maxQuestions: number,
 }
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: bun bench/retrieval.ts [--data locomo|longmemeval|all] [--split tune|check|all] [--questions N] [--save-facts DIR | --facts DIR] [--dump FILE]  [--params k1=1.2,b=0.75]`);
+  console.error(
+    `${message}\nusage: bun bench/retrieval.ts [--data locomo|longmemeval|all] [--split tune|check|all] [--questions N] [--save-facts DIR | --facts DIR] [--dump FILE]  [--params k1=1.2,b=0.75]`,
+  );
   process.exit(2);
 }
 
@@ -312,7 +327,9 @@ async function main(): Promise<void> {
     ["longmemeval", LONGMEMEVAL_PATH],
   ] as const) {
     if ((data === name || data === "all") && !existsSync(path)) {
-      usage(`${name} data not found at ${path}: set ${name === "locomo" ? "LOCOMO_PATH" : "LONGMEMEVAL_PATH"} (the data sets are not vendored: README.md, "Quality and performance", says where they come from)`);
+      usage(
+        `${name} data not found at ${path}: set ${name === "locomo" ? "LOCOMO_PATH" : "LONGMEMEVAL_PATH"} (the data sets are not vendored: README.md, "Quality and performance", says where they come from)`,
+      );
     }
   }
   const datasets = [...(data !== "longmemeval" ? [locomoDataset()] : []), ...(data !== "locomo" ? [longMemEvalDataset()] : [])];

@@ -290,7 +290,6 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
   }
 }
 
-
 const USAGE =
   "usage: bun bench/seed.ts --database-url URL --workspace SLUG --facts N [--keys 64] [--seed STR] [--batch 5000] " +
   "[--credits N] [--keys-file PATH] [--replace] [--no-vacuum]";

@@ -20,7 +20,9 @@ for (const set of ["dev", "holdout", "blind", "blind2"] as PairSet[]) {
   for (const family of families) {
     const s = scorePairs(family === "all" ? pairs : pairs.filter((p) => p.family === family));
     const name = family === "all" ? `**all**` : family;
-    console.log(`| ${set} | ${name} | ${s.pairs} | ${s.replacements} | ${s.supersessions} | ${s.right} | ${pct(s.precision)} | ${pct(s.recall)} | ${s.wronglySkipped} |`);
+    console.log(
+      `| ${set} | ${name} | ${s.pairs} | ${s.replacements} | ${s.supersessions} | ${s.right} | ${pct(s.precision)} | ${pct(s.recall)} | ${s.wronglySkipped} |`,
+    );
   }
   if (showMisses) {
     for (const m of scorePairs(pairs).misses) {

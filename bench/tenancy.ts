@@ -72,10 +72,14 @@ try {
   for (const [key, name] of serverPlan) {
     servers.set(
       key,
-      await spawnUntil([BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--database-url", prepared.get(name)!.url], /memoryd listening on (http:\/\/\S+)/, {
-        cwd,
-        env: { MEMORYD_LOG_LEVEL: "warn", PORT: undefined, HOST: undefined, DATABASE_URL: undefined, ANTHROPIC_API_KEY: undefined },
-      }),
+      await spawnUntil(
+        [BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--database-url", prepared.get(name)!.url],
+        /memoryd listening on (http:\/\/\S+)/,
+        {
+          cwd,
+          env: { MEMORYD_LOG_LEVEL: "warn", PORT: undefined, HOST: undefined, DATABASE_URL: undefined, ANTHROPIC_API_KEY: undefined },
+        },
+      ),
     );
   }
   const plan: [string, string, string, string][] = [
@@ -93,7 +97,17 @@ try {
     const file = p.files.get(slug)!;
     const server = servers.get(serverKey)!;
     // The first search builds the index; a short unmeasured run warms everything else.
-    const warm = await runLoadgen({ url: server.url, scenario: "search", connections: 1, warmupMs: 0, durationMs: 2000, keys: file.keys, keyOffset: 0, seed: file.seed, runId: `warm-${label}` });
+    const warm = await runLoadgen({
+      url: server.url,
+      scenario: "search",
+      connections: 1,
+      warmupMs: 0,
+      durationMs: 2000,
+      keys: file.keys,
+      keyOffset: 0,
+      seed: file.seed,
+      runId: `warm-${label}`,
+    });
     measured.push({
       slug: label,
       db: p.spec.name,
@@ -124,7 +138,8 @@ try {
         runId: `tenancy-${m.slug}-${r}`,
       });
       m.keyOffset += result.sent;
-      if (result.non2xx + result.networkErrors + result.appErrors > 0) log(`WARNING ${m.slug}: ${result.non2xx} non-2xx, errors ${result.errorSamples.join(" | ")}`);
+      if (result.non2xx + result.networkErrors + result.appErrors > 0)
+        log(`WARNING ${m.slug}: ${result.non2xx} non-2xx, errors ${result.errorSamples.join(" | ")}`);
       m.p50s.push(result.latencyMs.p50);
       m.p95s.push(result.latencyMs.p95);
       m.avgResults.push(result.extra.avgResults as number);
@@ -135,12 +150,15 @@ try {
   const row = (m: Measured) =>
     `| ${m.slug} | ${m.db} | ${m.liveFacts.toLocaleString("en")} | ${m.others.toLocaleString("en")} | ${fmt(median(m.p50s), 3)} | ` +
     `${fmt(Math.min(...m.p50s), 3)}–${fmt(Math.max(...m.p50s), 3)} | ${fmt(median(m.p95s), 3)} | ${fmt(median(m.avgResults), 1)} |`;
-  const head = "| workspace | database | facts seeded | facts of other workspaces | p50 ms (median of rounds) | p50 range | p95 ms | facts per response |\n|---|---|---|---|---|---|---|---|";
+  const head =
+    "| workspace | database | facts seeded | facts of other workspaces | p50 ms (median of rounds) | p50 range | p95 ms | facts per response |\n|---|---|---|---|---|---|---|---|";
   const by = (slug: string) => measured.find((m) => m.slug === slug)!;
   const out: string[] = [];
   out.push(`# memoryd growth and tenancy bench, ${new Date().toISOString()}`);
   out.push(...provenance(BINARY));
-  out.push(`REST search, 1 connection, ${rounds} interleaved rounds of ${durationMs / 1000} s (+ ${warmupMs / 1000} s warm-up) per workspace; load average at start ${startLoad}`);
+  out.push(
+    `REST search, 1 connection, ${rounds} interleaved rounds of ${durationMs / 1000} s (+ ${warmupMs / 1000} s warm-up) per workspace; load average at start ${startLoad}`,
+  );
   out.push("", "## one workspace growing 3k -> 50k beside 200k facts of another workspace", "", head);
   for (const slug of ["g3k", "g10k", "g20k", "g50k"]) out.push(row(by(slug)));
   const growth = median(by("g50k").p50s) / median(by("g3k").p50s);
@@ -151,7 +169,9 @@ try {
   const mid = median(by("g20k (own server)").p50s) / alone;
   const big = median(by("t1m-20k").p50s) / alone;
   out.push("", "## targets", "", "| target | goal | measured | met |", "|---|---|---|---|");
-  out.push(`| search p50 growth, 3k -> 50k facts (200k others beside) | ≤ 1.5× | ${fmt(growth)}× (${fmt(median(by("g3k").p50s), 3)} -> ${fmt(at50k, 3)} ms) | ${growth <= 1.5 ? "met" : "**not met**"} |`);
+  out.push(
+    `| search p50 growth, 3k -> 50k facts (200k others beside) | ≤ 1.5× | ${fmt(growth)}× (${fmt(median(by("g3k").p50s), 3)} -> ${fmt(at50k, 3)} ms) | ${growth <= 1.5 ? "met" : "**not met**"} |`,
+  );
   out.push(`| search p50 at 50k facts | ≤ 1 ms | ${fmt(at50k, 3)} ms | ${at50k <= 1 ? "met" : "**not met**"} |`);
   out.push(`| same workspace, others 263k vs 0 | ≤ 1.2× | ${fmt(mid)}× | ${mid <= 1.2 ? "met" : "**not met**"} |`);
   out.push(`| same workspace, others 1.1M vs 0 | ≤ 1.2× | ${fmt(big)}× | ${big <= 1.2 ? "met" : "**not met**"} |`);

@@ -11,7 +11,10 @@ if (!existsSync(path) && process.getuid?.() === 0 && existsSync("/usr/bin/apt-ge
   const install = Bun.spawnSync(["apt-get", "install", "-y", "--no-install-recommends", "chromium"], { stdout: "ignore", stderr: "pipe" });
   if (install.exitCode !== 0) {
     const update = Bun.spawnSync(["apt-get", "update"], { stdout: "ignore", stderr: "ignore" });
-    const retry = update.exitCode === 0 ? Bun.spawnSync(["apt-get", "install", "-y", "--no-install-recommends", "chromium"], { stdout: "ignore", stderr: "pipe" }) : install;
+    const retry =
+      update.exitCode === 0
+        ? Bun.spawnSync(["apt-get", "install", "-y", "--no-install-recommends", "chromium"], { stdout: "ignore", stderr: "pipe" })
+        : install;
     if (retry.exitCode !== 0) process.stderr.write(`could not install chromium: ${retry.stderr.toString().trim().split("\n").at(-1) ?? ""}\n`);
   }
 }

@@ -4,13 +4,7 @@ import { parseCidr } from "./net/cidr";
 import { redactUrlCredentials } from "./redact";
 import { allowedValues } from "./schema/validate";
 
-const LogLevel = Type.Union([
-  Type.Literal("debug"),
-  Type.Literal("info"),
-  Type.Literal("warn"),
-  Type.Literal("error"),
-  Type.Literal("silent"),
-]);
+const LogLevel = Type.Union([Type.Literal("debug"), Type.Literal("info"), Type.Literal("warn"), Type.Literal("error"), Type.Literal("silent")]);
 
 export const ConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
@@ -131,10 +125,7 @@ export class ConfigError extends Error {
  * Resolves the configuration once: flags > env > defaults, then validates. The first bad value
  * throws a ConfigError naming the setting (and never echoing a secret's value).
  */
-export function loadConfig(
-  flags: Record<string, string | undefined>,
-  env: Record<string, string | undefined> = process.env,
-): Config {
+export function loadConfig(flags: Record<string, string | undefined>, env: Record<string, string | undefined> = process.env): Config {
   const raw: Record<string, string | number | boolean | string[]> = {};
   const sources: Record<string, string> = {};
   for (const [key, setting] of Object.entries(SETTINGS) as [Key, Setting][]) {
@@ -150,15 +141,20 @@ export function loadConfig(
     raw[key] = setting.boolean
       ? value === "true"
       : setting.integer
-      ? Number(value)
-      : setting.list
-        ? value.split(",").map((v) => v.trim()).filter((v) => v !== "")
-        : value;
+        ? Number(value)
+        : setting.list
+          ? value
+              .split(",")
+              .map((v) => v.trim())
+              .filter((v) => v !== "")
+          : value;
   }
   const error = Value.Errors(ConfigSchema, raw).First();
   if (error) {
     const key = error.path.split("/")[1] ?? "";
-    throw new ConfigError(`invalid ${sources[key] ?? key}: ${allowedValues(error.schema) ? `expected one of ${allowedValues(error.schema)?.join(", ")}` : error.message}`);
+    throw new ConfigError(
+      `invalid ${sources[key] ?? key}: ${allowedValues(error.schema) ? `expected one of ${allowedValues(error.schema)?.join(", ")}` : error.message}`,
+    );
   }
   const badRange = (raw.trustedProxies as string[]).find((range) => parseCidr(range) === null);
   if (badRange !== undefined) throw new ConfigError(`invalid ${sources.trustedProxies}: "${badRange}" is not an IP address or CIDR range`);

@@ -119,8 +119,7 @@ export class ApiError extends Error {
   }
 
   toResponse(extraHeaders: Record<string, string> = {}): Response {
-    const body: ErrorEnvelope | OAuthErrorBody =
-      this.shape === "oauth" ? { error: this.code, error_description: this.message } : this.toBody();
+    const body: ErrorEnvelope | OAuthErrorBody = this.shape === "oauth" ? { error: this.code, error_description: this.message } : this.toBody();
     return new Response(JSON.stringify(body), {
       status: this.status,
       headers: { "content-type": "application/json", ...extraHeaders, ...this.headers },

@@ -17,7 +17,12 @@ export interface Metrics {
 
 export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
   const registry = new Registry();
-  const requests = new Counter({ name: "memoryd_http_requests_total", help: "HTTP requests by route pattern, method and status", labelNames: ["route", "method", "status"], registers: [registry] });
+  const requests = new Counter({
+    name: "memoryd_http_requests_total",
+    help: "HTTP requests by route pattern, method and status",
+    labelNames: ["route", "method", "status"],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: "memoryd_http_request_duration_seconds",
     help: "HTTP request latency by route pattern and method",
@@ -25,8 +30,18 @@ export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [registry],
   });
-  const authFailures = new Counter({ name: "memoryd_auth_failures_total", help: "Refused authentications by error code (401s, and 429s of the rate limits)", labelNames: ["code"], registers: [registry] });
-  const answers = new Counter({ name: "memoryd_answers_total", help: "Answer runs finished on this instance, by status", labelNames: ["status"], registers: [registry] });
+  const authFailures = new Counter({
+    name: "memoryd_auth_failures_total",
+    help: "Refused authentications by error code (401s, and 429s of the rate limits)",
+    labelNames: ["code"],
+    registers: [registry],
+  });
+  const answers = new Counter({
+    name: "memoryd_answers_total",
+    help: "Answer runs finished on this instance, by status",
+    labelNames: ["status"],
+    registers: [registry],
+  });
   const answerSeconds = new Histogram({
     name: "memoryd_answer_duration_seconds",
     help: "Answer run duration on this instance, by status",
@@ -34,7 +49,12 @@ export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
     buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
     registers: [registry],
   });
-  const tokens = new Counter({ name: "memoryd_model_tokens_total", help: "Model tokens used by answer runs", labelNames: ["direction"], registers: [registry] });
+  const tokens = new Counter({
+    name: "memoryd_model_tokens_total",
+    help: "Model tokens used by answer runs",
+    labelNames: ["direction"],
+    registers: [registry],
+  });
   const credits = new Counter({ name: "memoryd_credits_spent_total", help: "Credits debited by answer runs", registers: [registry] });
 
   // Read at scrape time: the queue (from the database, shared by every instance) and this process's indexes.
@@ -80,7 +100,9 @@ export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
   indexGauge("memoryd_index_snapshot_writes_total", "Search index snapshots written since start", (s) => s.snapshotWrites);
   indexGauge("memoryd_index_evictions_total", "Search indexes evicted under the budget since start", (s) => s.evictions);
   indexGauge("memoryd_index_reads_total", "Reads of the search indexes since start", (s) => s.reads);
-  indexGauge("memoryd_index_hit_ratio", "Share of reads answered by an index already current (no database round trip)", (s) => (s.reads === 0 ? 0 : s.hits / s.reads));
+  indexGauge("memoryd_index_hit_ratio", "Share of reads answered by an index already current (no database round trip)", (s) =>
+    s.reads === 0 ? 0 : s.hits / s.reads,
+  );
   new Gauge({
     name: "memoryd_database_info",
     help: "The database memoryd uses (kind) and its pool size (1 for the embedded database)",

@@ -147,9 +147,7 @@ describeEachDb("request pipeline", (get) => {
     await awayFromWindowEdge();
     const key = await makeKey(get().db);
     const a = app();
-    const statuses = await Promise.all(
-      Array.from({ length: 121 }, () => call(a, "GET", "/v1/whoami", { key: key.secret }).then((r) => r)),
-    );
+    const statuses = await Promise.all(Array.from({ length: 121 }, () => call(a, "GET", "/v1/whoami", { key: key.secret }).then((r) => r)));
     const limited = statuses.filter((r) => r.status === 429);
     expect(limited).toHaveLength(1);
     const res = limited[0]!;

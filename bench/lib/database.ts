@@ -20,9 +20,8 @@ export interface BenchDatabase {
   close(): Promise<void>;
 }
 
-const pgliteVersion = (
-  JSON.parse(readFileSync(join(import.meta.dir, "../../node_modules/@electric-sql/pglite/package.json"), "utf8")) as { version: string }
-).version;
+const pgliteVersion = (JSON.parse(readFileSync(join(import.meta.dir, "../../node_modules/@electric-sql/pglite/package.json"), "utf8")) as { version: string })
+  .version;
 // Same file name as test/helpers/databases.ts: one cached initdb serves tests and benches.
 const templatePath = join(tmpdir(), `memoryd-test-pgdata-${pgliteVersion}.tar`);
 

@@ -70,7 +70,11 @@ export interface PreparedDatabase {
 }
 
 /** Makes sure every workspace of the database is seeded as specified; seeds what is missing or stale. */
-export async function prepareDatabase(adminUrl: string, spec: DatabaseSpec, options: { reseed?: boolean; log: (line: string) => void }): Promise<PreparedDatabase> {
+export async function prepareDatabase(
+  adminUrl: string,
+  spec: DatabaseSpec,
+  options: { reseed?: boolean; log: (line: string) => void },
+): Promise<PreparedDatabase> {
   const url = databaseUrl(adminUrl, spec.name);
   const log = options.log;
   const files = new Map<string, KeysFile | undefined>(spec.workspaces.map((w) => [w.slug, readKeysFile(w.slug)]));

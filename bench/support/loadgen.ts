@@ -11,16 +11,7 @@
  */
 import { factStream, makeCast, makeQueries, makeQuestions, type Cast, type SynthFact } from "./synth";
 
-export type ScenarioName =
-  | "healthz"
-  | "baseline"
-  | "whoami"
-  | "search"
-  | "context"
-  | "teach"
-  | "mcp_search"
-  | "answer_stream"
-  | "mcp_ask";
+export type ScenarioName = "healthz" | "baseline" | "whoami" | "search" | "context" | "teach" | "mcp_search" | "answer_stream" | "mcp_ask";
 
 export interface LoadSpec {
   url: string;
@@ -108,7 +99,10 @@ async function checkMcp(res: Response): Promise<Checked> {
   }
   if (json.error) return { ok: false, error: `json-rpc error: ${json.error.message}` };
   if (json.result?.isError) return { ok: false, error: `tool error: ${json.result.content?.[0]?.text?.slice(0, 200)}` };
-  return { ok: true, counts: { results: Array.isArray(json.result?.structuredContent?.facts) ? (json.result.structuredContent.facts as unknown[]).length : 0 } };
+  return {
+    ok: true,
+    counts: { results: Array.isArray(json.result?.structuredContent?.facts) ? (json.result.structuredContent.facts as unknown[]).length : 0 },
+  };
 }
 
 function makeScenario(spec: LoadSpec, cast: Cast): Scenario {
@@ -222,7 +216,8 @@ function makeScenario(spec: LoadSpec, cast: Cast): Scenario {
             if (Number.isNaN(created) && buffer.includes("event: answer.created")) created = performance.now() - t0;
             if (Number.isNaN(firstDelta) && buffer.includes("event: answer.delta")) firstDelta = performance.now() - t0;
           }
-          if (buffer.includes("event: answer.failed")) return { ok: false, error: `answer.failed ${buffer.slice(buffer.indexOf("event: answer.failed"), buffer.indexOf("event: answer.failed") + 200)}` };
+          if (buffer.includes("event: answer.failed"))
+            return { ok: false, error: `answer.failed ${buffer.slice(buffer.indexOf("event: answer.failed"), buffer.indexOf("event: answer.failed") + 200)}` };
           if (!buffer.includes("event: answer.completed")) return { ok: false, error: `no answer.completed: ${buffer.slice(-200)}` };
           return { ok: true, timings: { headers: headersMs, created, firstDelta } };
         },

@@ -8,7 +8,10 @@ const ROOT = join(import.meta.dir, "..", "..");
  * a git checkout, e.g. a `git archive` snapshot), and whether the binary predates src/.
  */
 export function provenance(binary?: string): string[] {
-  const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: ROOT }).stdout.toString().trimEnd();
+  const git = (...args: string[]) =>
+    Bun.spawnSync(["git", ...args], { cwd: ROOT })
+      .stdout.toString()
+      .trimEnd();
   const newestSrc = (dir: string): number =>
     readdirSync(dir, { withFileTypes: true }).reduce(
       (max, e) => Math.max(max, e.isDirectory() ? newestSrc(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs),

@@ -11,7 +11,7 @@ import type { Db } from "../db/types";
 import { ApiError } from "../errors";
 
 export const POSTGRES_BACKUP_ADVICE =
-  "this memoryd stores its data in PostgreSQL: back it up with pg_dump (pg_dump -Fc \"$DATABASE_URL\" > memoryd.dump) and restore with pg_restore; everything memoryd keeps is in that one database";
+  'this memoryd stores its data in PostgreSQL: back it up with pg_dump (pg_dump -Fc "$DATABASE_URL" > memoryd.dump) and restore with pg_restore; everything memoryd keeps is in that one database';
 
 /** A consistent snapshot of the whole embedded database (gzipped tar). */
 export async function takeBackup(db: Db): Promise<Blob> {
@@ -29,7 +29,8 @@ export async function restoreBackup(dataDir: string, backup: Blob): Promise<void
     throw new ApiError("already_exists", `${dir} already holds a database; restore into an empty data directory`);
   }
   const magic = new Uint8Array(await backup.slice(0, 2).arrayBuffer());
-  if (magic[0] !== 0x1f || magic[1] !== 0x8b) throw new ApiError("validation_error", "this file is not a memoryd backup (a gzipped tarball from memoryd backup)");
+  if (magic[0] !== 0x1f || magic[1] !== 0x8b)
+    throw new ApiError("validation_error", "this file is not a memoryd backup (a gzipped tarball from memoryd backup)");
   const db = await openEmbedded(dir, { template: backup });
   try {
     // Reading it back proves the tarball was a database.

@@ -22,10 +22,15 @@ export async function serviceStatus(db: Db, index: IndexStats | null): Promise<S
   const applied = await db.sql<{ version: number }>`SELECT version FROM schema_migrations ORDER BY version`.catch(() => []);
   const done = new Set(applied.map((r) => r.version));
   const database = { kind: db.kind, version: version?.version ?? "unknown" };
-  const migrations = { applied: done.size, latest: MIGRATIONS.at(-1)?.version ?? 0, pending: MIGRATIONS.filter((m) => !done.has(m.version)).map((m) => m.version) };
+  const migrations = {
+    applied: done.size,
+    latest: MIGRATIONS.at(-1)?.version ?? 0,
+    pending: MIGRATIONS.filter((m) => !done.has(m.version)).map((m) => m.version),
+  };
   const indexStatus = index === null ? null : { workspaces: index.workspaces, facts: index.facts, bytes: index.bytes, budget_bytes: index.budgetBytes };
   // A database memoryd never migrated has none of its tables yet.
-  if (done.size === 0) return { database, migrations, answers: { queued: 0, in_progress: 0, oldest_queued_seconds: null }, workspaces: 0, live_facts: 0, index: indexStatus };
+  if (done.size === 0)
+    return { database, migrations, answers: { queued: 0, in_progress: 0, oldest_queued_seconds: null }, workspaces: 0, live_facts: 0, index: indexStatus };
   // One pass over the answers that are not final: the queue is small, history is not read.
   const [queue] = await db.sql<{ queued: number; in_progress: number; oldest: number | null }>`
     SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
@@ -38,7 +43,11 @@ export async function serviceStatus(db: Db, index: IndexStats | null): Promise<S
   return {
     database,
     migrations,
-    answers: { queued: queue?.queued ?? 0, in_progress: queue?.in_progress ?? 0, oldest_queued_seconds: queue?.oldest === null || queue?.oldest === undefined ? null : Math.round(queue.oldest) },
+    answers: {
+      queued: queue?.queued ?? 0,
+      in_progress: queue?.in_progress ?? 0,
+      oldest_queued_seconds: queue?.oldest === null || queue?.oldest === undefined ? null : Math.round(queue.oldest),
+    },
     workspaces: counts?.workspaces ?? 0,
     live_facts: counts?.live_facts ?? 0,
     index: indexStatus,

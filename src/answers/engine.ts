@@ -91,18 +91,20 @@ export class AnswerEngine {
   run(run: RunRow, onDelta: (text: string) => void): Promise<RunOutcome> {
     const abort = new AbortController();
     const startedAt = performance.now();
-    const done = executeRun(this.runner, run, onDelta, abort.signal).then((outcome) => {
-      // A released run is another instance's to finish and count.
-      if (outcome.status !== "released") {
-        const seconds = (performance.now() - startedAt) / 1000;
-        if (outcome.status === "completed") this.options.metrics?.answerFinished("completed", seconds, outcome.usage, creditsFor(outcome.usage));
-        else this.options.metrics?.answerFinished("failed", seconds);
-      }
-      return outcome;
-    }).finally(() => {
-      this.active.delete(run.id);
-      this.pump();
-    });
+    const done = executeRun(this.runner, run, onDelta, abort.signal)
+      .then((outcome) => {
+        // A released run is another instance's to finish and count.
+        if (outcome.status !== "released") {
+          const seconds = (performance.now() - startedAt) / 1000;
+          if (outcome.status === "completed") this.options.metrics?.answerFinished("completed", seconds, outcome.usage, creditsFor(outcome.usage));
+          else this.options.metrics?.answerFinished("failed", seconds);
+        }
+        return outcome;
+      })
+      .finally(() => {
+        this.active.delete(run.id);
+        this.pump();
+      });
     this.active.set(run.id, { done, abort });
     return done;
   }
@@ -119,7 +121,11 @@ export class AnswerEngine {
     await Promise.race([Promise.allSettled(running), Bun.sleep(graceMs)]);
     const unfinished = [...this.active.entries()];
     for (const [, r] of unfinished) r.abort.abort();
-    await releaseLeases(this.options.db, this.instanceId, unfinished.map(([id]) => id));
+    await releaseLeases(
+      this.options.db,
+      this.instanceId,
+      unfinished.map(([id]) => id),
+    );
     await Promise.allSettled(unfinished.map(([, r]) => r.done));
     await this.events.stop();
   }

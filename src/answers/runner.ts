@@ -59,21 +59,19 @@ function runCaller(run: RunRow): Caller {
  * then the result, the assistant message and the debit in one transaction. The lease is renewed
  * while the model works; losing it stops the run without writing anything.
  */
-export async function executeRun(
-  deps: RunnerDeps,
-  run: RunRow,
-  onDelta: (text: string) => void,
-  signal: AbortSignal,
-): Promise<RunOutcome> {
+export async function executeRun(deps: RunnerDeps, run: RunRow, onDelta: (text: string) => void, signal: AbortSignal): Promise<RunOutcome> {
   const lost = new AbortController();
-  const renew = setInterval(() => {
-    renewLease(deps.db, run.id, deps.instanceId, deps.leaseSeconds).then(
-      (held) => {
-        if (!held) lost.abort();
-      },
-      (error: unknown) => deps.log.warn("lease renewal failed", { answer_id: run.id, error: String(error) }),
-    );
-  }, (deps.leaseSeconds * 1000) / 3);
+  const renew = setInterval(
+    () => {
+      renewLease(deps.db, run.id, deps.instanceId, deps.leaseSeconds).then(
+        (held) => {
+          if (!held) lost.abort();
+        },
+        (error: unknown) => deps.log.warn("lease renewal failed", { answer_id: run.id, error: String(error) }),
+      );
+    },
+    (deps.leaseSeconds * 1000) / 3,
+  );
   const combined = AbortSignal.any([signal, lost.signal]);
   try {
     const outcome = await generate(deps, run, onDelta, combined);
@@ -108,7 +106,11 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
     const capturing =
       statements.length === 0
         ? Promise.resolve()
-        : captureFacts(deps.db, run.workspace_id, statements.map((text) => ({ text, origin: "user_stated" as const, endUser }))).then(
+        : captureFacts(
+            deps.db,
+            run.workspace_id,
+            statements.map((text) => ({ text, origin: "user_stated" as const, endUser })),
+          ).then(
             () => undefined,
             (error: unknown) => deps.log.warn("capturing user statements failed", { answer_id: run.id, error: String(error) }),
           );
@@ -133,18 +135,20 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
           }
         : {}),
     };
-    const result = await provider.generate(
-      {
-        model: agent.model ?? defaultModel,
-        system: systemPrompt(agent, packet.rendered),
-        messages: [...history, { role: "user", content: run.input }],
-        maxOutputTokens: agent.max_output_tokens,
-        tools,
-        facts: packet.facts,
-        signal,
-      },
-      onDelta,
-    ).finally(() => capturing);
+    const result = await provider
+      .generate(
+        {
+          model: agent.model ?? defaultModel,
+          system: systemPrompt(agent, packet.rendered),
+          messages: [...history, { role: "user", content: run.input }],
+          maxOutputTokens: agent.max_output_tokens,
+          tools,
+          facts: packet.facts,
+          signal,
+        },
+        onDelta,
+      )
+      .finally(() => capturing);
     return { status: "completed", text: result.text, usage: result.usage, sourceIds: [...sourceIds] };
   } catch (error) {
     if (signal.aborted) return { status: "released" };

@@ -8,14 +8,7 @@ import { visibilityFor, type Visibility } from "../memory/visibility";
 import type { Answer, AnswerRequest, AskWorkerArgs, QueuedAnswer, Source, WaitTimedOut } from "../schema/answers";
 import type { ServiceContext } from "../service";
 import type { AnswerEngine } from "./engine";
-import {
-  claimIdempotencyKey,
-  ensureConversation,
-  insertRun,
-  loadRun,
-  workspaceCredits,
-  type RunRow,
-} from "./store";
+import { claimIdempotencyKey, ensureConversation, insertRun, loadRun, workspaceCredits, type RunRow } from "./store";
 
 export interface AnswersContext extends ServiceContext {
   engine: AnswerEngine;
@@ -50,11 +43,7 @@ const requestHash = (input: CreateInput): string =>
  * Idempotency-Key (the original run, or 409 when the request differs), then credits (402), then a
  * busy conversation (409). Everything is one transaction, so a refused request leaves nothing.
  */
-export async function createAnswer(
-  ctx: AnswersContext,
-  input: CreateInput,
-  options: CreateOptions,
-): Promise<{ run: RunRow; replayed: boolean }> {
+export async function createAnswer(ctx: AnswersContext, input: CreateInput, options: CreateOptions): Promise<{ run: RunRow; replayed: boolean }> {
   if (!(await findAgent(ctx.db, ctx.caller.workspaceId, input.agent_slug))) {
     throw new ApiError("validation_error", `unknown agent_slug "${input.agent_slug}"`, {
       fields: [{ path: "agent_slug", reason: "no agent with this slug" }],
@@ -164,9 +153,7 @@ export async function waitForAnswer(ctx: AnswersContext, answerId: string, timeo
   let run = await readableRun(ctx, answerId);
   if (!run) throw notFound(`answer "${answerId}"`);
   if (!isFinal(run) && timeoutSeconds > 0) {
-    await ctx.engine.events.waitFinished(answerId, timeoutSeconds * 1000, async () =>
-      isFinal(await loadRun(ctx.db, ctx.caller.workspaceId, answerId)),
-    );
+    await ctx.engine.events.waitFinished(answerId, timeoutSeconds * 1000, async () => isFinal(await loadRun(ctx.db, ctx.caller.workspaceId, answerId)));
     run = await readableRun(ctx, answerId);
   }
   if (!run || !isFinal(run)) return { wait_timed_out: true, answer_id: answerId };

@@ -5,7 +5,6 @@ import type { AnswerStatus } from "../schema/answers";
 import type { ChatMessage, Usage } from "../models/types";
 import { answerFinished, recordEvents, type AnswerEventSource } from "../webhooks/outbox";
 
-
 export interface RunRow {
   id: string;
   workspace_id: string;
@@ -31,7 +30,6 @@ export interface RunRow {
 /** A run's columns, as every statement that returns a run reads them (pg-boss's JOB_COLUMNS). */
 const RUN_COLUMNS = fragment`id, workspace_id, key_id, audience, conversation_id, agent_slug, input, end_user_id, end_user_name,
   streamed, status, output_text, input_tokens, output_tokens, source_ids, error_code, error_message, attempts, created_at`;
-
 
 export async function workspaceCredits(db: Queryable, workspaceId: string): Promise<number> {
   const rows = await db.sql<{ credits: number }>`SELECT credits FROM workspaces WHERE id = ${workspaceId}`;
@@ -110,7 +108,6 @@ export async function insertRun(tx: Queryable, run: NewRun): Promise<RunRow | un
     VALUES (${run.workspaceId}, ${run.conversationId}, ${run.id}, 'user', ${run.input})`;
   return inserted;
 }
-
 
 export async function loadRun(db: Queryable, workspaceId: string, id: string): Promise<RunRow | undefined> {
   const rows = await db.sql<RunRow>`SELECT ${RUN_COLUMNS} FROM answers WHERE id = ${id} AND workspace_id = ${workspaceId}`;

@@ -65,10 +65,15 @@ function unauthorized(code: "api_key_invalid" | "api_key_revoked" | "api_key_exp
 }
 
 function rateLimited(message: string, headers: Record<string, string> = {}): ApiError {
-  return new ApiError("rate_limited", message, { retry_after_seconds: RATE_LIMIT.windowSeconds }, {
-    "retry-after": String(RATE_LIMIT.windowSeconds),
-    ...headers,
-  });
+  return new ApiError(
+    "rate_limited",
+    message,
+    { retry_after_seconds: RATE_LIMIT.windowSeconds },
+    {
+      "retry-after": String(RATE_LIMIT.windowSeconds),
+      ...headers,
+    },
+  );
 }
 
 /**

@@ -73,7 +73,10 @@ export async function removeTeamMember(db: Queryable, slug: string, name: string
 }
 
 /** A workspace with what an operator checks first: credits, live facts, keys, end users, answers. */
-export async function workspaceSummary(db: Queryable, slug: string): Promise<Workspace & Record<"live_facts" | "active_keys" | "end_users" | "answers", number>> {
+export async function workspaceSummary(
+  db: Queryable,
+  slug: string,
+): Promise<Workspace & Record<"live_facts" | "active_keys" | "end_users" | "answers", number>> {
   const workspace = await findWorkspace(db, slug);
   const [counts] = await db.sql<Record<"live_facts" | "active_keys" | "end_users" | "answers", number>>`
     SELECT (SELECT count(*)::int FROM facts WHERE workspace_id = ${workspace.id} AND superseded_by IS NULL) AS live_facts,
@@ -81,7 +84,13 @@ export async function workspaceSummary(db: Queryable, slug: string): Promise<Wor
                AND (expires_at IS NULL OR expires_at > now())) AS active_keys,
            (SELECT count(*)::int FROM end_users WHERE workspace_id = ${workspace.id}) AS end_users,
            (SELECT count(*)::int FROM answers WHERE workspace_id = ${workspace.id}) AS answers`;
-  return { ...workspace, live_facts: counts?.live_facts ?? 0, active_keys: counts?.active_keys ?? 0, end_users: counts?.end_users ?? 0, answers: counts?.answers ?? 0 };
+  return {
+    ...workspace,
+    live_facts: counts?.live_facts ?? 0,
+    active_keys: counts?.active_keys ?? 0,
+    end_users: counts?.end_users ?? 0,
+    answers: counts?.answers ?? 0,
+  };
 }
 
 export async function addTeamMember(db: Queryable, slug: string, name: string): Promise<{ workspace: string; name: string }> {

@@ -9,7 +9,18 @@
  * is kept to short single statements: a chat turn that says "now" is not a change of state.
  */
 import type { Token } from "./tokens";
-import { CHANGE_MARKERS, CHANGE_VERBS, DAYS, FIRST_PERSON_SINGULAR, FUNCTION_WORDS, NOT_A_STATE, NOT_TOPICS, PERSON_NOUNS, PLACE_PREPOSITIONS, VALUE_SHAPES } from "./rules/lexicon";
+import {
+  CHANGE_MARKERS,
+  CHANGE_VERBS,
+  DAYS,
+  FIRST_PERSON_SINGULAR,
+  FUNCTION_WORDS,
+  NOT_A_STATE,
+  NOT_TOPICS,
+  PERSON_NOUNS,
+  PLACE_PREPOSITIONS,
+  VALUE_SHAPES,
+} from "./rules/lexicon";
 import { isChangeStatement, openingOf, singular, speakersEnd, statementTokens } from "./statement";
 import type { SubjectType } from "../schema/memory";
 import type { Claim } from "./types";
@@ -57,7 +68,9 @@ const CHANGE_RULES: readonly ChangeRule[] = [
     name: "change:instead_of",
     sameSubject: false,
     replaces: (newer, older) => {
-      const at = newer.tokens.findIndex((t, i) => (t.lower === "instead" && newer.tokens[i + 1]?.lower === "of") || (t.lower === "not" && newer.tokens[i - 1]?.text === ","));
+      const at = newer.tokens.findIndex(
+        (t, i) => (t.lower === "instead" && newer.tokens[i + 1]?.lower === "of") || (t.lower === "not" && newer.tokens[i - 1]?.text === ","),
+      );
       if (at < 0) return false;
       const setAside = newer.tokens.slice(at + 1).filter((t) => t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "NUM");
       return setAside.length > 0 && setAside.every((t) => older.words.has(t.lower));
@@ -72,7 +85,8 @@ const CHANGE_RULES: readonly ChangeRule[] = [
       const at = newer.tokens.findIndex((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma]?.directed !== undefined);
       if (at < 0 || older.tokens.length > 12 || older.tokens.some((t) => NOT_A_STATE.has(t.lower))) return false;
       // A mover replaces where something was: "Tom moved to Berlin" says nothing of "Tom is my manager".
-      if (CHANGE_VERBS[newer.tokens[at]!.lemma]?.directed === "place" && !older.tokens.some((t) => t.pos === "ADP" && PLACE_PREPOSITIONS.has(t.lower))) return false;
+      if (CHANGE_VERBS[newer.tokens[at]!.lemma]?.directed === "place" && !older.tokens.some((t) => t.pos === "ADP" && PLACE_PREPOSITIONS.has(t.lower)))
+        return false;
       return newer.tokens.slice(at + 1).some((t) => t.lower === "to" || t.lower === "into");
     },
   },
@@ -125,7 +139,15 @@ function changeReader(newer: ChangeSide): ((older: ChangeSide) => string | null)
   const newSubject = subjectWords(newer, newTokens);
   const compared = (side: ChangeSide, tokens: readonly Token[]): Compared => {
     const read = readingOf(tokens);
-    return { tokens, topic: withoutSubject(read.content, newSubject), content: read.content, words: read.words, shapes: read.shapes, firstPerson: read.firstPerson, names: namesOf(side, tokens) };
+    return {
+      tokens,
+      topic: withoutSubject(read.content, newSubject),
+      content: read.content,
+      words: read.words,
+      shapes: read.shapes,
+      firstPerson: read.firstPerson,
+      names: namesOf(side, tokens),
+    };
   };
   const n = compared(newer, newTokens);
   const denial = newTokens.findIndex((t) => t.lower === "longer" || t.lower === "anymore" || t.lower === "not" || t.lower === "n't");

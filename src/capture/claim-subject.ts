@@ -59,7 +59,12 @@ export function takesPluralVerb(text: string, said: string): boolean {
  * sentence made it plural (never otherwise: a name ending in "s" keeps it).
  */
 export function workspaceSubject(said: string, plural: boolean): string | null {
-  const bare = said.toLowerCase().replace(/^the /u, "").replace(/^project /u, "").replace(/ (?:project|work|effort|initiative)$/u, "").trim();
+  const bare = said
+    .toLowerCase()
+    .replace(/^the /u, "")
+    .replace(/^project /u, "")
+    .replace(/ (?:project|work|effort|initiative)$/u, "")
+    .trim();
   // "Sprint planning for Apollo" and "Apollo sprint planning" name one thing.
   const named = bare.replace(/^(.+?) for (.+)$/u, "$2 $1");
   // "Retros are every Friday" and "the retro is every other Friday" name one thing.

@@ -86,7 +86,11 @@ export function clause(raw: string): string {
 
 /** Lower-cased, without quotes, articles, date prepositions or the attribute's own head noun ("starter plan"). */
 export function cleanValue(raw: string, attribute: string): string | null {
-  let value = raw.toLowerCase().replace(/^["']+/u, "").replace(/["']+$/u, "").trim();
+  let value = raw
+    .toLowerCase()
+    .replace(/^["']+/u, "")
+    .replace(/["']+$/u, "")
+    .trim();
   value = withoutArticle(value)
     // "was rescheduled for October 15": the participle of the change is not the value.
     .replace(/^(?:rescheduled|scheduled|moved|pushed|pushed back|changed|set|shifted|updated) (?:to|for|until) (?=\S)/u, "")

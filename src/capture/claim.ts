@@ -45,11 +45,39 @@ export interface ClaimOutcome {
 }
 
 /** Words ending in "s" that are not third-person verbs. */
-const NOT_VERBS = new Set(["is", "was", "has", "does", "its", "this", "his", "hers", "ours", "yours", "theirs", "us", "always", "sometimes", "perhaps", "plus", "less", "thus", "as", "versus", "vs", "across", "towards", "besides", "upwards", "afterwards", "yes", "unless"]);
+const NOT_VERBS = new Set([
+  "is",
+  "was",
+  "has",
+  "does",
+  "its",
+  "this",
+  "his",
+  "hers",
+  "ours",
+  "yours",
+  "theirs",
+  "us",
+  "always",
+  "sometimes",
+  "perhaps",
+  "plus",
+  "less",
+  "thus",
+  "as",
+  "versus",
+  "vs",
+  "across",
+  "towards",
+  "besides",
+  "upwards",
+  "afterwards",
+  "yes",
+  "unless",
+]);
 const VALUE_TRIM = new Set([".", "!", "?", ";", ",", " ", '"', "'"]);
 const BLOCKED_BEFORE_FOLDING = CLAIM_BLOCKERS.filter((b) => b.afterFolding !== true);
 const BLOCKED_AFTER_FOLDING = CLAIM_BLOCKERS.filter((b) => b.afterFolding === true);
-
 
 /**
  * The claim the fact makes, keyed by its subject so claims never cross subjects. A pattern whose
@@ -73,7 +101,6 @@ export function extractClaim(input: CaptureInput, view: TextView, subject: Subje
   if (leftover) return { claim: null, rule: found.rule, refusedBy: leftover.name };
   return { ...found, claim: eventDate(found.claim) };
 }
-
 
 /**
  * "Legacy API sunset pushed to March 31" is the legacy API's deprecation date, as "we agreed to
@@ -127,7 +154,11 @@ function claimOf(sentence: string, negated: boolean, resolve: SubjectResolver): 
     if (subjectKey !== null && value !== null && scope !== null) {
       // "uses Postgres as its database" says what its database is, as "migrated its database to ..." does.
       const own = /^(?:its|their|his|her|our) /iu.test(rawScope);
-      return { claim: oneValued(subjectKey, own ? (canonicalAttribute(scope, false) ?? scope) : `use for ${scope}`, value, negated), rule: USE_FOR.name, refusedBy: null };
+      return {
+        claim: oneValued(subjectKey, own ? (canonicalAttribute(scope, false) ?? scope) : `use for ${scope}`, value, negated),
+        rule: USE_FOR.name,
+        refusedBy: null,
+      };
     }
   }
   let refused: ClaimOutcome = { claim: null, rule: null, refusedBy: null };
@@ -341,7 +372,11 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
     value = words.join(" ");
   } else {
     let at = -1;
-    for (let i = words.length - 2; i >= 0; i--) if (DECISION_PREPOSITIONS.has(words[i]!)) { at = i; break; }
+    for (let i = words.length - 2; i >= 0; i--)
+      if (DECISION_PREPOSITIONS.has(words[i]!)) {
+        at = i;
+        break;
+      }
     if (at < 0) return { claim: null, rule, refusedBy: "no_value" };
     value = words.slice(at + 1).join(" ");
     // "expand to Europe" answers no single question; "write the backend in Go" (an object) or
@@ -370,7 +405,13 @@ function decisionClaim(match: RegExpExecArray, negated: boolean, resolve: Subjec
 const PURPOSE_VERBS: Readonly<Record<string, string>> = { host: "hosting", monitor: "monitoring" };
 const TOOL_PREPOSITIONS: ReadonlySet<string> = new Set(["on", "with", "to", "via", "through"]);
 /** Decided verbs whose dated object is an event with one date: "deprecate API v1 on June 1". */
-const EVENT_NOMINALS: Readonly<Record<string, string>> = { deprecate: "deprecation", sunset: "deprecation", launch: "launch", release: "release", migrate: "migration" };
+const EVENT_NOMINALS: Readonly<Record<string, string>> = {
+  deprecate: "deprecation",
+  sunset: "deprecation",
+  launch: "launch",
+  release: "release",
+  migrate: "migration",
+};
 const isWhen = (value: string): boolean => hasShape(value, "date") || hasShape(value, "schedule");
 
 /** Decided verbs that set one attribute of a thing: "price the Pro plan at $29", "rename the repo to atlas". */

@@ -117,7 +117,14 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   let live: LiveFactClaim[] = stored.flatMap((row) => {
     const parts = parseClaimKey(row.claim_key);
     return parts
-      ? [{ id: row.id, normalized: row.normalized, recordedAt: row.recorded_ms, claim: prepareClaim({ ...parts, value: row.claim_value, negated: row.claim_negated }) }]
+      ? [
+          {
+            id: row.id,
+            normalized: row.normalized,
+            recordedAt: row.recorded_ms,
+            claim: prepareClaim({ ...parts, value: row.claim_value, negated: row.claim_negated }),
+          },
+        ]
       : [];
   });
 
@@ -144,7 +151,12 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     }
     known.add(duplicateKey);
     const replaced = live.filter((_, i) => relations[i] === "supersede");
-    const claim = found ? continuedClaim(found, replaced.map((old) => old.claim.claim)) : null;
+    const claim = found
+      ? continuedClaim(
+          found,
+          replaced.map((old) => old.claim.claim),
+        )
+      : null;
     const id = sortableId("fact");
     const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: found };
     const changed =
@@ -191,7 +203,13 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   if (rows.length === 0) return { accepted_fact_count: analysed.length, created: 0, superseded: 0, skipped, factIds: [] };
   const seq = await nextFactSeq(tx, workspaceId);
   const inserted = await insertFacts(tx, workspaceId, seq, rows);
-  const revived = await reviveExpired(tx, workspaceId, seq, now, rows.filter((r) => !inserted.has(r.id)));
+  const revived = await reviveExpired(
+    tx,
+    workspaceId,
+    seq,
+    now,
+    rows.filter((r) => !inserted.has(r.id)),
+  );
   const storedRows = rows.filter((r) => inserted.has(r.id));
   // Where a row of this call stands in the table: itself, the expired twin it revived, or nowhere
   // (a live twin refused it). A fact of an earlier call stands as itself.

@@ -51,10 +51,12 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
         return [f.id, side] as const;
       }),
     );
-    const claims = new Map(facts.map((f) => {
-      const claim = sides.get(f.id)?.claim ?? null;
-      return [f.id, claim ? { ...claim, key: claimKey(claim) } : null] as const;
-    }));
+    const claims = new Map(
+      facts.map((f) => {
+        const claim = sides.get(f.id)?.claim ?? null;
+        return [f.id, claim ? { ...claim, key: claimKey(claim) } : null] as const;
+      }),
+    );
     const byId = new Map(facts.map((f) => [f.id, f]));
     const rekeyed = facts.filter((f) => {
       const claim = claims.get(f.id);

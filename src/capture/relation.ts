@@ -75,7 +75,10 @@ function sameAttribute(a: PreparedClaim, b: PreparedClaim): boolean {
 
 /** An attribute's words without neutral modifiers or a closing "date": "contract renewal date" -> "renewal". */
 function attributeCore(attribute: string): string[] {
-  const words = attribute.replace(/-/gu, " ").split(" ").filter((w) => w !== "");
+  const words = attribute
+    .replace(/-/gu, " ")
+    .split(" ")
+    .filter((w) => w !== "");
   if (words.length > 1 && words.at(-1) === "date") words.pop();
   return words.filter((w, i) => i === words.length - 1 || !NEUTRAL_MODIFIERS.has(w));
 }
@@ -88,7 +91,9 @@ function attributeCore(attribute: string): string[] {
 export function continuedClaim(newer: Claim, replaced: readonly Claim[]): Claim {
   const older = replaced.find((old) => claimKey(old) !== claimKey(newer));
   if (older === undefined) return newer;
-  return older.cardinality === "one" ? oneValued(older.subject, older.attribute, newer.value, newer.negated) : manyValued(older.subject, older.attribute, newer.value, newer.negated);
+  return older.cardinality === "one"
+    ? oneValued(older.subject, older.attribute, newer.value, newer.negated)
+    : manyValued(older.subject, older.attribute, newer.value, newer.negated);
 }
 
 /**

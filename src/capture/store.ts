@@ -60,7 +60,13 @@ export async function upsertEndUser(db: Queryable, workspaceId: string, id: stri
  * claims, so a workspace's history does not slow them. Expired facts are not claims any more: a
  * new value neither supersedes nor repeats them.
  */
-export async function liveClaims(db: Queryable, workspaceId: string, claimKeys: readonly string[], subjects: readonly string[], now: Date): Promise<LiveClaim[]> {
+export async function liveClaims(
+  db: Queryable,
+  workspaceId: string,
+  claimKeys: readonly string[],
+  subjects: readonly string[],
+  now: Date,
+): Promise<LiveClaim[]> {
   if (claimKeys.length === 0 && subjects.length === 0) return [];
   return db.sql<LiveClaim>`
     SELECT id, normalized, claim_key, claim_value, claim_negated, (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms FROM facts

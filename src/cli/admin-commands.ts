@@ -30,7 +30,9 @@ const agentsList: Command = (args, config, io) =>
     if (args.json) io.out(JSON.stringify({ agents }));
     else {
       for (const a of agents) {
-        io.out(`${a.slug}  ${a.display_name}  ${a.provider}/${a.model ?? "default"}  ${a.max_output_tokens} tokens  memory ${a.can_write_memory ? "read+write" : "read"}`);
+        io.out(
+          `${a.slug}  ${a.display_name}  ${a.provider}/${a.model ?? "default"}  ${a.max_output_tokens} tokens  memory ${a.can_write_memory ? "read+write" : "read"}`,
+        );
       }
     }
   });
@@ -38,7 +40,11 @@ const agentsList: Command = (args, config, io) =>
 const agentsCreate: Command = (args, config, io) =>
   withDb(config, async (db) => {
     const workspace = await findWorkspace(db, positional(args, 2, "SLUG"));
-    const input = parseInput(CreateAgentInput, { slug: positional(args, 3, "AGENT"), display_name: requireFlag(args, "display-name"), ...agentFlags(args) }, "arguments");
+    const input = parseInput(
+      CreateAgentInput,
+      { slug: positional(args, 3, "AGENT"), display_name: requireFlag(args, "display-name"), ...agentFlags(args) },
+      "arguments",
+    );
     const agent = await createAgent(db, workspace.id, input);
     io.out(args.json ? JSON.stringify(agent) : `created agent ${agent.slug} in ${workspace.slug}`);
   });

@@ -25,7 +25,9 @@ const backup: Command = async (args, config, io) => {
 async function backupHere(config: Parameters<Command>[1]): Promise<Blob> {
   const db = await openDatabase(config).catch((error: unknown) => {
     if (error instanceof ApiError && error.code === "data_dir_locked") {
-      throw new UsageError(`${error.message}. To back up while it serves, pass --url with its address (for example --url http://127.0.0.1:8787) and set MEMORYD_ADMIN_TOKEN`);
+      throw new UsageError(
+        `${error.message}. To back up while it serves, pass --url with its address (for example --url http://127.0.0.1:8787) and set MEMORYD_ADMIN_TOKEN`,
+      );
     }
     throw error;
   });

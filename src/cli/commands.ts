@@ -45,7 +45,12 @@ const migrateCommand: Command = async (args, config, io) => {
   try {
     const report = await migrate(db);
     if (args.json) io.out(JSON.stringify(report));
-    else io.out(report.applied.length === 0 ? `database is up to date (version ${report.current})` : `applied migrations ${report.applied.join(", ")}; now at version ${report.current}`);
+    else
+      io.out(
+        report.applied.length === 0
+          ? `database is up to date (version ${report.current})`
+          : `applied migrations ${report.applied.join(", ")}; now at version ${report.current}`,
+      );
   } finally {
     await db.close();
   }
@@ -70,7 +75,10 @@ const workspacesList: Command = (args, config, io) =>
 
 const keysCreate: Command = (args, config, io) =>
   withDb(config, async (db) => {
-    const scopes = requireFlag(args, "scopes").split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const scopes = requireFlag(args, "scopes")
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
     const input = parseInput(
       CreateKeyInput,
       {
@@ -118,12 +126,14 @@ const keysRevoke: Command = (args, config, io) =>
     else io.out(`revoked key ${key.id} (${key.prefix}…)`);
   });
 
-const credits = (mode: "set" | "add"): Command => (args, config, io) =>
-  withDb(config, async (db) => {
-    const workspace = await changeCredits(db, positional(args, 2, "SLUG"), mode, integerArg(positional(args, 3, "N"), "N"));
-    if (args.json) io.out(JSON.stringify({ slug: workspace.slug, credits: workspace.credits }));
-    else io.out(`${workspace.slug}: ${workspace.credits} credits`);
-  });
+const credits =
+  (mode: "set" | "add"): Command =>
+  (args, config, io) =>
+    withDb(config, async (db) => {
+      const workspace = await changeCredits(db, positional(args, 2, "SLUG"), mode, integerArg(positional(args, 3, "N"), "N"));
+      if (args.json) io.out(JSON.stringify({ slug: workspace.slug, credits: workspace.credits }));
+      else io.out(`${workspace.slug}: ${workspace.credits} credits`);
+    });
 
 const creditsShow: Command = (args, config, io) =>
   withDb(config, async (db) => {
@@ -172,4 +182,3 @@ export function findCommand(positionals: string[]): Command | undefined {
   if (first === undefined) return undefined;
   return COMMANDS[first] ?? (second === undefined ? undefined : COMMANDS[`${first} ${second}`]);
 }
-

@@ -43,7 +43,8 @@ async function statusFromServer(url: string, adminToken: string | undefined): Pr
     throw new UsageError(`could not reach ${target.origin}: ${error instanceof Error ? error.message : String(error)}`);
   });
   const body = (await res.json().catch(() => null)) as { data?: ServiceStatus; error?: { message?: string } } | null;
-  if (res.status !== 200 || body?.data === undefined) throw new UsageError(`${target.origin} answered HTTP ${res.status}: ${body?.error?.message ?? "no status"}`);
+  if (res.status !== 200 || body?.data === undefined)
+    throw new UsageError(`${target.origin} answered HTTP ${res.status}: ${body?.error?.message ?? "no status"}`);
   return body.data;
 }
 

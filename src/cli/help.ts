@@ -29,8 +29,16 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     usage: "memoryd doctor [--data-dir DIR | --database-url URL | --url http://127.0.0.1:8787] [--json]",
     summary: "Prints the database and version, migrations, the answer queue, counts, the data-directory lock and (with --url) the server's index memory.",
   },
-  { commands: ["restore"], usage: "memoryd restore FILE --data-dir DIR [--json]", summary: "Creates a data directory from a backup; the directory must not hold a database." },
-  { commands: ["workspaces create"], usage: "memoryd workspaces create SLUG [--credits N] [--json]", summary: "Creates a workspace; fails (exit 1) if the slug exists." },
+  {
+    commands: ["restore"],
+    usage: "memoryd restore FILE --data-dir DIR [--json]",
+    summary: "Creates a data directory from a backup; the directory must not hold a database.",
+  },
+  {
+    commands: ["workspaces create"],
+    usage: "memoryd workspaces create SLUG [--credits N] [--json]",
+    summary: "Creates a workspace; fails (exit 1) if the slug exists.",
+  },
   { commands: ["workspaces list"], usage: "memoryd workspaces list [--json]", summary: "Lists workspaces with their credits and live fact counts." },
   {
     commands: ["keys create"],
@@ -39,13 +47,33 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
       "                    [--audience internal|external] [--expires-at ISO8601] [--json]",
     summary: "Creates an API key and prints its secret once. --expires-at must be in the future.",
   },
-  { commands: ["keys list"], usage: "memoryd keys list --workspace SLUG [--json]", summary: "Lists a workspace's keys with their state (active, revoked, expired); never a secret." },
-  { commands: ["keys revoke"], usage: "memoryd keys revoke KEY_ID_PREFIX_OR_SECRET [--json]", summary: "Revokes a key by id, prefix or full secret; every instance refuses it on the next request." },
-  { commands: ["credits set", "credits add"], usage: "memoryd credits set|add SLUG N [--json]", summary: "Sets or adds to a workspace's credit balance (never below zero)." },
+  {
+    commands: ["keys list"],
+    usage: "memoryd keys list --workspace SLUG [--json]",
+    summary: "Lists a workspace's keys with their state (active, revoked, expired); never a secret.",
+  },
+  {
+    commands: ["keys revoke"],
+    usage: "memoryd keys revoke KEY_ID_PREFIX_OR_SECRET [--json]",
+    summary: "Revokes a key by id, prefix or full secret; every instance refuses it on the next request.",
+  },
+  {
+    commands: ["credits set", "credits add"],
+    usage: "memoryd credits set|add SLUG N [--json]",
+    summary: "Sets or adds to a workspace's credit balance (never below zero).",
+  },
   { commands: ["credits show"], usage: "memoryd credits show SLUG [--json]", summary: "Shows a workspace's credit balance." },
-  { commands: ["team add"], usage: 'memoryd team add SLUG "Person Name" [--json]', summary: "Adds a team member, so facts naming them are attributed to the team." },
+  {
+    commands: ["team add"],
+    usage: 'memoryd team add SLUG "Person Name" [--json]',
+    summary: "Adds a team member, so facts naming them are attributed to the team.",
+  },
   { commands: ["team list"], usage: "memoryd team list SLUG [--json]", summary: "Lists a workspace's team members." },
-  { commands: ["team remove"], usage: 'memoryd team remove SLUG "Person Name" [--json]', summary: "Removes a team member (facts stored before keep their subject)." },
+  {
+    commands: ["team remove"],
+    usage: 'memoryd team remove SLUG "Person Name" [--json]',
+    summary: "Removes a team member (facts stored before keep their subject).",
+  },
   { commands: ["agents list"], usage: "memoryd agents list SLUG [--json]", summary: "Lists a workspace's agents (main first)." },
   {
     commands: ["agents create", "agents update"],
@@ -55,7 +83,11 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     summary: "Creates an agent (--display-name required) or changes the given settings of one; main exists in every workspace.",
   },
   { commands: ["agents delete"], usage: "memoryd agents delete SLUG AGENT [--json]", summary: "Deletes an agent (not main); its answers keep its slug." },
-  { commands: ["facts pin", "facts unpin"], usage: "memoryd facts pin|unpin FACT_ID [--json]", summary: "Pins a fact into every context packet's core, or unpins it." },
+  {
+    commands: ["facts pin", "facts unpin"],
+    usage: "memoryd facts pin|unpin FACT_ID [--json]",
+    summary: "Pins a fact into every context packet's core, or unpins it.",
+  },
   {
     commands: ["facts import"],
     usage: "memoryd facts import FILE.jsonl --workspace SLUG [--json]   (progress bar on a terminal)",
@@ -66,14 +98,26 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     usage: "memoryd facts delete FACT_ID [--json]",
     summary: "Deletes one fact on every instance; the facts it had replaced become live again.",
   },
-  { commands: ["facts export"], usage: "memoryd facts export --workspace SLUG              (JSONL on stdout)", summary: "Writes every fact, superseded history included." },
+  {
+    commands: ["facts export"],
+    usage: "memoryd facts export --workspace SLUG              (JSONL on stdout)",
+    summary: "Writes every fact, superseded history included.",
+  },
   {
     commands: ["facts reclaim"],
     usage: "memoryd facts reclaim --workspace SLUG [--dry-run] [--json]",
     summary: "Restores facts that older supersession rules hid wrongly.",
   },
-  { commands: ["end-users export"], usage: "memoryd end-users export SLUG USER_ID            (JSONL on stdout)", summary: "Writes every fact stored about one end user, history included." },
-  { commands: ["end-users forget"], usage: "memoryd end-users forget SLUG USER_ID [--json]", summary: "Deletes everything stored about one end user, in one transaction." },
+  {
+    commands: ["end-users export"],
+    usage: "memoryd end-users export SLUG USER_ID            (JSONL on stdout)",
+    summary: "Writes every fact stored about one end user, history included.",
+  },
+  {
+    commands: ["end-users forget"],
+    usage: "memoryd end-users forget SLUG USER_ID [--json]",
+    summary: "Deletes everything stored about one end user, in one transaction.",
+  },
 ];
 
 export const USAGE = `memoryd — workspace memory service for AI agents

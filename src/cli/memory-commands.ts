@@ -6,12 +6,14 @@ import { exportFacts, forgetEndUser, setPinned } from "../memory/admin";
 import { UsageError } from "./args";
 import { positional, requireFlag, withDb, type Command } from "./shared";
 
-const pin = (pinned: boolean): Command => (args, config, io) =>
-  withDb(config, async (db) => {
-    const result = await setPinned(db, positional(args, 2, "FACT_ID"), pinned);
-    if (args.json) io.out(JSON.stringify(result));
-    else io.out(`${pinned ? "pinned" : "unpinned"} ${result.fact_id}`);
-  });
+const pin =
+  (pinned: boolean): Command =>
+  (args, config, io) =>
+    withDb(config, async (db) => {
+      const result = await setPinned(db, positional(args, 2, "FACT_ID"), pinned);
+      if (args.json) io.out(JSON.stringify(result));
+      else io.out(`${pinned ? "pinned" : "unpinned"} ${result.fact_id}`);
+    });
 
 const factsImport: Command = (args, config, io) =>
   withDb(config, async (db) => {

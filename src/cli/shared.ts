@@ -37,4 +37,3 @@ export async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Pro
     await db.close();
   }
 }
-

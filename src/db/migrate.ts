@@ -21,9 +21,7 @@ export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATI
       name       text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`;
-    const done = new Set(
-      (await tx.sql<{ version: number }>`SELECT version FROM schema_migrations`).map((r) => r.version),
-    );
+    const done = new Set((await tx.sql<{ version: number }>`SELECT version FROM schema_migrations`).map((r) => r.version));
     const applied: number[] = [];
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;

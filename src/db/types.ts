@@ -1,8 +1,5 @@
 /** A row-returning tagged-template query: values become bind parameters, never SQL text. */
-export type Sql = <Row = Record<string, unknown>>(
-  strings: TemplateStringsArray,
-  ...values: unknown[]
-) => Promise<Row[]>;
+export type Sql = <Row = Record<string, unknown>>(strings: TemplateStringsArray, ...values: unknown[]) => Promise<Row[]>;
 
 export interface Queryable {
   sql: Sql;

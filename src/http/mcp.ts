@@ -92,9 +92,14 @@ function challengeMissingScope(config: Config, request: Request, auth: AuthConte
   if (tool === undefined || tool.scope === null || auth.scopes.includes(tool.scope)) return;
   const metadata = resourceMetadataUrl(issuerOf(request, config));
   const description = `this access token lacks the scope ${tool.scope} needed by ${tool.name}`;
-  throw new ApiError("scope_missing", description, { scope: tool.scope }, {
-    "www-authenticate": `Bearer error="insufficient_scope", scope="${tool.scope}", resource_metadata="${metadata}", error_description="${description}"`,
-  });
+  throw new ApiError(
+    "scope_missing",
+    description,
+    { scope: tool.scope },
+    {
+      "www-authenticate": `Bearer error="insufficient_scope", scope="${tool.scope}", resource_metadata="${metadata}", error_description="${description}"`,
+    },
+  );
 }
 
 /** Asks for our preferred version when a 2025-era client's is one we do not speak (the SDK would pick its newest). */
@@ -234,15 +239,17 @@ export function mcpRoutes(deps: McpDeps & { pipeline: RequestPipeline }) {
   // The modern handler is built once, with the SDK, on the first request that needs it.
   let serving: McpServing | null = null;
   const servingOf = (sdk: Sdk): McpServing => (serving ??= mcpServing(sdk, deps));
-  return new Elysia({ name: "mcp" })
-    .use(deps.pipeline)
-    // The Origin check comes before authentication: a page from a foreign origin learns nothing.
-    .onTransform(({ request }) => {
-      if (request.method === "POST" && !originAllowed(request, deps.config)) {
-        throw new ApiError("forbidden_origin", "requests from this Origin are not allowed (DNS-rebinding protection)");
-      }
-    })
-    .post("/v1/mcp", ({ auth, request }) => handleMcp(deps, servingOf, request, auth), { auth: "any-scope", parse: "none" })
-    .get("/v1/mcp", notAllowed)
-    .delete("/v1/mcp", notAllowed);
+  return (
+    new Elysia({ name: "mcp" })
+      .use(deps.pipeline)
+      // The Origin check comes before authentication: a page from a foreign origin learns nothing.
+      .onTransform(({ request }) => {
+        if (request.method === "POST" && !originAllowed(request, deps.config)) {
+          throw new ApiError("forbidden_origin", "requests from this Origin are not allowed (DNS-rebinding protection)");
+        }
+      })
+      .post("/v1/mcp", ({ auth, request }) => handleMcp(deps, servingOf, request, auth), { auth: "any-scope", parse: "none" })
+      .get("/v1/mcp", notAllowed)
+      .delete("/v1/mcp", notAllowed)
+  );
 }

@@ -19,7 +19,12 @@ export function metricsRoutes(deps: { config: Config; metrics: Metrics; pipeline
     const given = secretFromHeaders(request.headers);
     const allowed = token !== undefined ? given !== undefined && sameHash(hashSecret(given), hashSecret(token)) : LOOPBACK.has(clientAddress(request, server));
     if (!allowed) {
-      throw new ApiError("forbidden_origin", token !== undefined ? "send MEMORYD_METRICS_TOKEN as Authorization: Bearer <token>" : "metrics are served to loopback clients only; set MEMORYD_METRICS_TOKEN to allow others");
+      throw new ApiError(
+        "forbidden_origin",
+        token !== undefined
+          ? "send MEMORYD_METRICS_TOKEN as Authorization: Bearer <token>"
+          : "metrics are served to loopback clients only; set MEMORYD_METRICS_TOKEN to allow others",
+      );
     }
     set.headers["content-type"] = deps.metrics.registry.contentType;
     return deps.metrics.registry.metrics();

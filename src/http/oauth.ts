@@ -107,72 +107,78 @@ export function oauthRoutes(deps: { db: Db; config: Config; pipeline: RequestPip
   };
 
   const machinePaths = new Set<string>([OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]);
-  return new Elysia({ name: "oauth" })
-    .use(deps.pipeline)
-    // Errors of the machine endpoints are readable cross-origin too (the pipeline's error mapping keeps set.headers).
-    .onBeforeHandle(({ request, set }) => {
-      if (machinePaths.has(new URL(request.url).pathname)) Object.assign(set.headers, ANY_ORIGIN);
-    })
-    .get(PROTECTED_RESOURCE_PATH, ({ request }) => json(protectedResourceMetadata(issuerOf(request, config))))
-    .get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, ({ request }) => json(protectedResourceMetadata(issuerOf(request, config))))
-    .get(AUTHORIZATION_SERVER_PATH, ({ request }) => json(authorizationServerMetadata(issuerOf(request, config))))
-    .options(PROTECTED_RESOURCE_PATH, preflight)
-    .options(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, preflight)
-    .options(AUTHORIZATION_SERVER_PATH, preflight)
-    .options(OAUTH_PATHS.register, preflight)
-    .options(OAUTH_PATHS.token, preflight)
-    .options(OAUTH_PATHS.revoke, preflight)
-    .post(
-      OAUTH_PATHS.register,
-      async ({ request, server }) => {
-        const input = parseOAuthInput(ClientRegistrationRequest, oauthJson(await readBodyText(request), "invalid_client_metadata"), "invalid_client_metadata");
-        return json(await registerClient(db, input, clientAddress(request, server)), 201, NO_STORE);
-      },
-      { parse: "none" },
-    )
-    .get(OAUTH_PATHS.authorize, async ({ request }) => {
-      try {
-        const input = parseOAuthInput(AuthorizationRequest, Object.fromEntries(new URL(request.url).searchParams));
-        return await consentPage(request, input);
-      } catch (error) {
-        return authorizationFailure(error);
-      }
-    })
-    .post(
-      OAUTH_PATHS.authorize,
-      async ({ request, server }) => {
+  return (
+    new Elysia({ name: "oauth" })
+      .use(deps.pipeline)
+      // Errors of the machine endpoints are readable cross-origin too (the pipeline's error mapping keeps set.headers).
+      .onBeforeHandle(({ request, set }) => {
+        if (machinePaths.has(new URL(request.url).pathname)) Object.assign(set.headers, ANY_ORIGIN);
+      })
+      .get(PROTECTED_RESOURCE_PATH, ({ request }) => json(protectedResourceMetadata(issuerOf(request, config))))
+      .get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, ({ request }) => json(protectedResourceMetadata(issuerOf(request, config))))
+      .get(AUTHORIZATION_SERVER_PATH, ({ request }) => json(authorizationServerMetadata(issuerOf(request, config))))
+      .options(PROTECTED_RESOURCE_PATH, preflight)
+      .options(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, preflight)
+      .options(AUTHORIZATION_SERVER_PATH, preflight)
+      .options(OAUTH_PATHS.register, preflight)
+      .options(OAUTH_PATHS.token, preflight)
+      .options(OAUTH_PATHS.revoke, preflight)
+      .post(
+        OAUTH_PATHS.register,
+        async ({ request, server }) => {
+          const input = parseOAuthInput(
+            ClientRegistrationRequest,
+            oauthJson(await readBodyText(request), "invalid_client_metadata"),
+            "invalid_client_metadata",
+          );
+          return json(await registerClient(db, input, clientAddress(request, server)), 201, NO_STORE);
+        },
+        { parse: "none" },
+      )
+      .get(OAUTH_PATHS.authorize, async ({ request }) => {
         try {
-          const form = parseOAuthInput(ConsentForm, formFields(await readBodyText(request), ["granted_scopes"]));
-          // The form must come from a page this browser loaded from us (double-submit cookie).
-          if (cookieValue(request, CSRF_COOKIE) !== form.csrf) {
-            return htmlPage(renderAuthorizationError("this form expired or did not come from this server; start again from the application"), 403);
-          }
-          try {
-            return redirect(await decideConsent(db, config, form, issuerOf(request, config), clientAddress(request, server)), 303);
-          } catch (error) {
-            if (error instanceof ConsentProblem) return await consentPage(request, form, error.message);
-            throw error;
-          }
+          const input = parseOAuthInput(AuthorizationRequest, Object.fromEntries(new URL(request.url).searchParams));
+          return await consentPage(request, input);
         } catch (error) {
           return authorizationFailure(error);
         }
-      },
-      { parse: "none" },
-    )
-    .post(
-      OAUTH_PATHS.token,
-      async ({ request, server }) => {
-        const input = parseOAuthInput(TokenRequest, await readOAuthBody(request));
-        return json(await exchangeToken(db, input, issuerOf(request, config), clientAddress(request, server)), 200, NO_STORE);
-      },
-      { parse: "none" },
-    )
-    .post(
-      OAUTH_PATHS.revoke,
-      async ({ request }) => {
-        await revokeToken(db, parseOAuthInput(RevocationRequest, await readOAuthBody(request)));
-        return json({}, 200, NO_STORE);
-      },
-      { parse: "none" },
-    );
+      })
+      .post(
+        OAUTH_PATHS.authorize,
+        async ({ request, server }) => {
+          try {
+            const form = parseOAuthInput(ConsentForm, formFields(await readBodyText(request), ["granted_scopes"]));
+            // The form must come from a page this browser loaded from us (double-submit cookie).
+            if (cookieValue(request, CSRF_COOKIE) !== form.csrf) {
+              return htmlPage(renderAuthorizationError("this form expired or did not come from this server; start again from the application"), 403);
+            }
+            try {
+              return redirect(await decideConsent(db, config, form, issuerOf(request, config), clientAddress(request, server)), 303);
+            } catch (error) {
+              if (error instanceof ConsentProblem) return await consentPage(request, form, error.message);
+              throw error;
+            }
+          } catch (error) {
+            return authorizationFailure(error);
+          }
+        },
+        { parse: "none" },
+      )
+      .post(
+        OAUTH_PATHS.token,
+        async ({ request, server }) => {
+          const input = parseOAuthInput(TokenRequest, await readOAuthBody(request));
+          return json(await exchangeToken(db, input, issuerOf(request, config), clientAddress(request, server)), 200, NO_STORE);
+        },
+        { parse: "none" },
+      )
+      .post(
+        OAUTH_PATHS.revoke,
+        async ({ request }) => {
+          await revokeToken(db, parseOAuthInput(RevocationRequest, await readOAuthBody(request)));
+          return json({}, 200, NO_STORE);
+        },
+        { parse: "none" },
+      )
+  );
 }

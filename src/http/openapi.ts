@@ -19,7 +19,18 @@ import {
   TokenResponse,
 } from "../schema/oauth";
 import { CreatedWebhook, CreateWebhookRequest, UpdateWebhookRequest, Webhook } from "../schema/webhooks";
-import { ContextPacket, ContextRequest, FactList, FactListQuery, FactQuery, FactWithHistory, SearchRequest, SearchResult, TeachRequest, TeachResult } from "../schema/memory";
+import {
+  ContextPacket,
+  ContextRequest,
+  FactList,
+  FactListQuery,
+  FactQuery,
+  FactWithHistory,
+  SearchRequest,
+  SearchResult,
+  TeachRequest,
+  TeachResult,
+} from "../schema/memory";
 
 /**
  * The OpenAPI 3.1 document, generated from the one TypeBox schema set: every schema below is the
@@ -136,15 +147,51 @@ export function openApiDocument(): Record<string, unknown> {
     "/healthz": { get: operation({ summary: "Liveness probe", auth: "none", ok: { status: 200 } }) },
     "/readyz": { get: operation({ summary: "Readiness probe (503 while shutting down or without the database)", auth: "none", ok: { status: 200 } }) },
     "/v1/whoami": { get: operation({ summary: "The calling key", auth: "key", ok: { status: 200, schema: "WhoamiResult" } }) },
-    "/v1/memory/search": { post: operation({ summary: "Search memory (4.1)", auth: "key", scope: "memory.read", body: "SearchRequest", ok: { status: 200, schema: "SearchResult" } }) },
-    "/v1/memory/context": { post: operation({ summary: "Context packet (4.2)", auth: "key", scope: "memory.read", body: "ContextRequest", ok: { status: 200, schema: "ContextPacket" } }) },
+    "/v1/memory/search": {
+      post: operation({
+        summary: "Search memory (4.1)",
+        auth: "key",
+        scope: "memory.read",
+        body: "SearchRequest",
+        ok: { status: 200, schema: "SearchResult" },
+      }),
+    },
+    "/v1/memory/context": {
+      post: operation({
+        summary: "Context packet (4.2)",
+        auth: "key",
+        scope: "memory.read",
+        body: "ContextRequest",
+        ok: { status: 200, schema: "ContextPacket" },
+      }),
+    },
     "/v1/memory/facts": {
       post: operation({ summary: "Teach facts (4.3)", auth: "key", scope: "memory.write", body: "TeachRequest", ok: { status: 202, schema: "TeachResult" } }),
-      get: operation({ summary: "List the facts the key may see", auth: "key", scope: "memory.read", query: FactListQuery, ok: { status: 200, schema: "FactList" } }),
+      get: operation({
+        summary: "List the facts the key may see",
+        auth: "key",
+        scope: "memory.read",
+        query: FactListQuery,
+        ok: { status: 200, schema: "FactList" },
+      }),
     },
     "/v1/memory/facts/{fact_id}": {
-      get: operation({ summary: "One fact and the earlier versions of its claim", auth: "key", scope: "memory.read", path: ["fact_id"], query: FactQuery, ok: { status: 200, schema: "FactWithHistory" } }),
-      delete: operation({ summary: "Delete a fact on every instance", auth: "key", scope: "memory.write", path: ["fact_id"], query: FactQuery, ok: { status: 200 } }),
+      get: operation({
+        summary: "One fact and the earlier versions of its claim",
+        auth: "key",
+        scope: "memory.read",
+        path: ["fact_id"],
+        query: FactQuery,
+        ok: { status: 200, schema: "FactWithHistory" },
+      }),
+      delete: operation({
+        summary: "Delete a fact on every instance",
+        auth: "key",
+        scope: "memory.write",
+        path: ["fact_id"],
+        query: FactQuery,
+        ok: { status: 200 },
+      }),
     },
     "/v1/answers": {
       post: operation({
@@ -159,15 +206,34 @@ export function openApiDocument(): Record<string, unknown> {
             "stream: true. Events, in order: answer.created {answer_id, conversation_id}; answer.delta {text}…; then answer.completed (an Answer) or answer.failed {error: {code, message}}; then done {ok: true}.",
         },
         also: { status: 202, schema: "QueuedAnswer", description: "stream: false: queued; poll GET /v1/answers/{answer_id}" },
-        headers: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", pattern: "^[\\x20-\\x7E]{1,200}$" }, description: "queued mode: a replay returns the same answer_id" }],
+        headers: [
+          {
+            name: "Idempotency-Key",
+            in: "header",
+            required: false,
+            schema: { type: "string", pattern: "^[\\x20-\\x7E]{1,200}$" },
+            description: "queued mode: a replay returns the same answer_id",
+          },
+        ],
       }),
     },
     "/v1/answers/{answer_id}": {
-      get: operation({ summary: "Poll an answer (4.5)", auth: "key", scope: "answers.write", path: ["answer_id"], query: GetAnswerQuery, ok: { status: 200, schema: "Answer" } }),
+      get: operation({
+        summary: "Poll an answer (4.5)",
+        auth: "key",
+        scope: "answers.write",
+        path: ["answer_id"],
+        query: GetAnswerQuery,
+        ok: { status: 200, schema: "Answer" },
+      }),
     },
     "/v1/mcp": { post: operation({ summary: "MCP tool server (stateless Streamable HTTP, JSON-RPC 2.0)", auth: "key", ok: { status: 200 } }) },
     "/v1/admin/status": {
-      get: operation({ summary: "The database, migrations, answer queue, counts and this process's index memory (memoryd doctor)", auth: "admin", ok: { status: 200 } }),
+      get: operation({
+        summary: "The database, migrations, answer queue, counts and this process's index memory (memoryd doctor)",
+        auth: "admin",
+        ok: { status: 200 },
+      }),
     },
     "/v1/admin/backup": {
       get: operation({
@@ -181,26 +247,44 @@ export function openApiDocument(): Record<string, unknown> {
       post: operation({ summary: "Create a workspace", auth: "admin", body: "CreateWorkspaceRequest", ok: { status: 201 } }),
     },
     "/v1/admin/workspaces/{slug}": { get: operation({ summary: "A workspace with its counts", auth: "admin", path: ws, ok: { status: 200 } }) },
-    "/v1/admin/workspaces/{slug}/credits": { post: operation({ summary: "Set or add credits", auth: "admin", path: ws, body: "ChangeCreditsRequest", ok: { status: 200 } }) },
+    "/v1/admin/workspaces/{slug}/credits": {
+      post: operation({ summary: "Set or add credits", auth: "admin", path: ws, body: "ChangeCreditsRequest", ok: { status: 200 } }),
+    },
     "/v1/admin/workspaces/{slug}/keys": {
       get: operation({ summary: "A workspace's keys", auth: "admin", path: ws, ok: { status: 200 } }),
-      post: operation({ summary: "Create a key (the secret is shown once)", auth: "admin", path: ws, body: "CreateKeyRequest", ok: { status: 201, schema: "CreatedKey" } }),
+      post: operation({
+        summary: "Create a key (the secret is shown once)",
+        auth: "admin",
+        path: ws,
+        body: "CreateKeyRequest",
+        ok: { status: 201, schema: "CreatedKey" },
+      }),
     },
-    "/v1/admin/keys/{key_id}/revoke": { post: operation({ summary: "Revoke a key", auth: "admin", path: ["key_id"], ok: { status: 200, schema: "ApiKeyView" } }) },
+    "/v1/admin/keys/{key_id}/revoke": {
+      post: operation({ summary: "Revoke a key", auth: "admin", path: ["key_id"], ok: { status: 200, schema: "ApiKeyView" } }),
+    },
     "/v1/admin/workspaces/{slug}/agents": {
       get: operation({ summary: "A workspace's agents", auth: "admin", path: ws, ok: { status: 200 } }),
       post: operation({ summary: "Create an agent", auth: "admin", path: ws, body: "CreateAgentInput", ok: { status: 201, schema: "Agent" } }),
     },
     "/v1/admin/workspaces/{slug}/agents/{agent_slug}": {
       get: operation({ summary: "An agent", auth: "admin", path: [...ws, "agent_slug"], ok: { status: 200, schema: "Agent" } }),
-      patch: operation({ summary: "Change an agent's settings", auth: "admin", path: [...ws, "agent_slug"], body: "UpdateAgentInput", ok: { status: 200, schema: "Agent" } }),
+      patch: operation({
+        summary: "Change an agent's settings",
+        auth: "admin",
+        path: [...ws, "agent_slug"],
+        body: "UpdateAgentInput",
+        ok: { status: 200, schema: "Agent" },
+      }),
       delete: operation({ summary: "Delete an agent (not main)", auth: "admin", path: [...ws, "agent_slug"], ok: { status: 200 } }),
     },
     "/v1/admin/workspaces/{slug}/team": {
       get: operation({ summary: "Team members", auth: "admin", path: ws, ok: { status: 200 } }),
       post: operation({ summary: "Add a team member", auth: "admin", path: ws, body: "TeamMemberRequest", ok: { status: 201 } }),
     },
-    "/v1/admin/workspaces/{slug}/team/{name}": { delete: operation({ summary: "Remove a team member", auth: "admin", path: [...ws, "name"], ok: { status: 200 } }) },
+    "/v1/admin/workspaces/{slug}/team/{name}": {
+      delete: operation({ summary: "Remove a team member", auth: "admin", path: [...ws, "name"], ok: { status: 200 } }),
+    },
     "/v1/admin/workspaces/{slug}/facts": {
       get: operation({ summary: "Browse facts", auth: "admin", path: ws, query: AdminFactQuery, ok: { status: 200, schema: "FactPage" } }),
       post: operation({ summary: "Teach facts as the workspace", auth: "admin", path: ws, body: "TeachRequest", ok: { status: 202, schema: "TeachResult" } }),
@@ -213,36 +297,84 @@ export function openApiDocument(): Record<string, unknown> {
     "/v1/admin/facts/{fact_id}/unpin": { post: operation({ summary: "Unpin a fact", auth: "admin", path: ["fact_id"], ok: { status: 200 } }) },
     "/v1/admin/workspaces/{slug}/webhooks": {
       get: operation({ summary: "Webhook endpoints", auth: "admin", path: ws, ok: { status: 200 } }),
-      post: operation({ summary: "Add a webhook endpoint (its signing secret is shown once)", auth: "admin", path: ws, body: "CreateWebhookRequest", ok: { status: 201, schema: "CreatedWebhook" } }),
+      post: operation({
+        summary: "Add a webhook endpoint (its signing secret is shown once)",
+        auth: "admin",
+        path: ws,
+        body: "CreateWebhookRequest",
+        ok: { status: 201, schema: "CreatedWebhook" },
+      }),
     },
     "/v1/admin/webhooks/{webhook_id}": {
       get: operation({ summary: "A webhook endpoint", auth: "admin", path: ["webhook_id"], ok: { status: 200, schema: "Webhook" } }),
-      patch: operation({ summary: "Change a webhook endpoint", auth: "admin", path: ["webhook_id"], body: "UpdateWebhookRequest", ok: { status: 200, schema: "Webhook" } }),
+      patch: operation({
+        summary: "Change a webhook endpoint",
+        auth: "admin",
+        path: ["webhook_id"],
+        body: "UpdateWebhookRequest",
+        ok: { status: 200, schema: "Webhook" },
+      }),
       delete: operation({ summary: "Delete a webhook endpoint", auth: "admin", path: ["webhook_id"], ok: { status: 200 } }),
     },
-    "/v1/admin/webhooks/{webhook_id}/deliveries": { get: operation({ summary: "A webhook endpoint's delivery log", auth: "admin", path: ["webhook_id"], ok: { status: 200 } }) },
+    "/v1/admin/webhooks/{webhook_id}/deliveries": {
+      get: operation({ summary: "A webhook endpoint's delivery log", auth: "admin", path: ["webhook_id"], ok: { status: 200 } }),
+    },
     "/v1/admin/workspaces/{slug}/end-users": { get: operation({ summary: "End users", auth: "admin", path: ws, ok: { status: 200 } }) },
     "/v1/admin/workspaces/{slug}/end-users/{end_user_id}/export": {
-      get: operation({ summary: "One end user's facts as JSONL", auth: "admin", path: [...ws, "end_user_id"], ok: { status: 200, contentType: "application/x-ndjson" } }),
+      get: operation({
+        summary: "One end user's facts as JSONL",
+        auth: "admin",
+        path: [...ws, "end_user_id"],
+        ok: { status: 200, contentType: "application/x-ndjson" },
+      }),
     },
     "/v1/admin/workspaces/{slug}/end-users/{end_user_id}/forget": {
       post: operation({ summary: "Forget an end user", auth: "admin", path: [...ws, "end_user_id"], ok: { status: 200 } }),
     },
-    "/v1/admin/workspaces/{slug}/answers": { get: operation({ summary: "Recent answers", auth: "admin", path: ws, query: RecentAnswersQuery, ok: { status: 200 } }) },
+    "/v1/admin/workspaces/{slug}/answers": {
+      get: operation({ summary: "Recent answers", auth: "admin", path: ws, query: RecentAnswersQuery, ok: { status: 200 } }),
+    },
     "/.well-known/oauth-protected-resource": {
-      get: operation({ summary: "MCP authorization: protected-resource metadata (RFC 9728)", auth: "none", oauth: true, ok: { status: 200, schema: "ProtectedResourceMetadata" } }),
+      get: operation({
+        summary: "MCP authorization: protected-resource metadata (RFC 9728)",
+        auth: "none",
+        oauth: true,
+        ok: { status: 200, schema: "ProtectedResourceMetadata" },
+      }),
     },
     "/.well-known/oauth-protected-resource/v1/mcp": {
-      get: operation({ summary: "The same, at the path RFC 9728 derives from /v1/mcp", auth: "none", oauth: true, ok: { status: 200, schema: "ProtectedResourceMetadata" } }),
+      get: operation({
+        summary: "The same, at the path RFC 9728 derives from /v1/mcp",
+        auth: "none",
+        oauth: true,
+        ok: { status: 200, schema: "ProtectedResourceMetadata" },
+      }),
     },
     "/.well-known/oauth-authorization-server": {
-      get: operation({ summary: "MCP authorization: authorization-server metadata (RFC 8414)", auth: "none", oauth: true, ok: { status: 200, schema: "AuthorizationServerMetadata" } }),
+      get: operation({
+        summary: "MCP authorization: authorization-server metadata (RFC 8414)",
+        auth: "none",
+        oauth: true,
+        ok: { status: 200, schema: "AuthorizationServerMetadata" },
+      }),
     },
     "/oauth/register": {
-      post: operation({ summary: "Dynamic client registration (RFC 7591); every client is public", auth: "none", oauth: true, body: "ClientRegistrationRequest", ok: { status: 201, schema: "ClientRegistration" } }),
+      post: operation({
+        summary: "Dynamic client registration (RFC 7591); every client is public",
+        auth: "none",
+        oauth: true,
+        body: "ClientRegistrationRequest",
+        ok: { status: 201, schema: "ClientRegistration" },
+      }),
     },
     "/oauth/authorize": {
-      get: operation({ summary: "The consent page (authorization code with PKCE S256)", auth: "none", oauth: true, query: AuthorizationRequest, ok: { status: 200, contentType: "text/html" } }),
+      get: operation({
+        summary: "The consent page (authorization code with PKCE S256)",
+        auth: "none",
+        oauth: true,
+        query: AuthorizationRequest,
+        ok: { status: 200, contentType: "text/html" },
+      }),
       post: operation({
         summary: "The consent page's answer: 303 to the client's redirect URI with a code or an error",
         auth: "none",
@@ -253,12 +385,28 @@ export function openApiDocument(): Record<string, unknown> {
       }),
     },
     "/oauth/token": {
-      post: operation({ summary: "Tokens for a code (PKCE) or a refresh token (rotated)", auth: "none", oauth: true, form: true, body: "TokenRequest", ok: { status: 200, schema: "TokenResponse" } }),
+      post: operation({
+        summary: "Tokens for a code (PKCE) or a refresh token (rotated)",
+        auth: "none",
+        oauth: true,
+        form: true,
+        body: "TokenRequest",
+        ok: { status: 200, schema: "TokenResponse" },
+      }),
     },
     "/oauth/revoke": {
-      post: operation({ summary: "Revoke a token and its grant (RFC 7009)", auth: "none", oauth: true, form: true, body: "RevocationRequest", ok: { status: 200 } }),
+      post: operation({
+        summary: "Revoke a token and its grant (RFC 7009)",
+        auth: "none",
+        oauth: true,
+        form: true,
+        body: "RevocationRequest",
+        ok: { status: 200 },
+      }),
     },
-    "/metrics": { get: operation({ summary: "Prometheus metrics (loopback, or MEMORYD_METRICS_TOKEN)", auth: "none", ok: { status: 200, contentType: "text/plain" } }) },
+    "/metrics": {
+      get: operation({ summary: "Prometheus metrics (loopback, or MEMORYD_METRICS_TOKEN)", auth: "none", ok: { status: 200, contentType: "text/plain" } }),
+    },
   };
   return {
     openapi: "3.1.0",

@@ -76,90 +76,92 @@ export type RouteAuth = Scope | "any-scope";
  */
 export function requestPipeline(deps: { db: Db; log: Logger; config: Config; metrics: Metrics }) {
   const trusted = deps.config.trustedProxies.map(parseCidr).filter((range): range is Cidr => range !== null);
-  return new Elysia({ name: "request-pipeline" })
-    .derive({ as: "global" }, ({ request, server, set }) => {
-      rememberClient(request, forwardedClient(peerAddress(request, server), request.headers, trusted));
-      const requestId = requestIdOf(request);
-      set.headers["x-request-id"] = requestId;
-      const origin = corsOrigin(request, deps.config.allowedOrigins);
-      if (origin !== null) Object.assign(set.headers, corsHeaders(origin));
-      return { requestId, startedAt: performance.now() };
-    })
-    .macro({
-      // `{ admin: true }`: the settings app's credential (MEMORYD_ADMIN_TOKEN or the stored admin token).
-      // or a settings-app session cookie (with its CSRF token on changes).
-      admin: {
-        async resolve({ request, server }) {
-          const secret = secretFromHeaders(request.headers);
-          if (secret !== undefined || !(await authorizeSession(deps.db, request))) {
-            await authorizeAdmin(deps.db, deps.config, secret, clientAddress(request, server)).catch((error: unknown) => {
-              if (error instanceof ApiError) deps.metrics.authFailure(error.code);
+  return (
+    new Elysia({ name: "request-pipeline" })
+      .derive({ as: "global" }, ({ request, server, set }) => {
+        rememberClient(request, forwardedClient(peerAddress(request, server), request.headers, trusted));
+        const requestId = requestIdOf(request);
+        set.headers["x-request-id"] = requestId;
+        const origin = corsOrigin(request, deps.config.allowedOrigins);
+        if (origin !== null) Object.assign(set.headers, corsHeaders(origin));
+        return { requestId, startedAt: performance.now() };
+      })
+      .macro({
+        // `{ admin: true }`: the settings app's credential (MEMORYD_ADMIN_TOKEN or the stored admin token).
+        // or a settings-app session cookie (with its CSRF token on changes).
+        admin: {
+          async resolve({ request, server }) {
+            const secret = secretFromHeaders(request.headers);
+            if (secret !== undefined || !(await authorizeSession(deps.db, request))) {
+              await authorizeAdmin(deps.db, deps.config, secret, clientAddress(request, server)).catch((error: unknown) => {
+                if (error instanceof ApiError) deps.metrics.authFailure(error.code);
+                throw error;
+              });
+            }
+            return { admin: true as const };
+          },
+        },
+        auth: (required: RouteAuth) => ({
+          async resolve({ request, server, set }) {
+            const auth = await authorize(deps.db, deps.config, { request, server, set }, required === "any-scope" ? null : required).catch((error: unknown) => {
+              if (error instanceof ApiError && (error.status === 401 || error.status === 429)) deps.metrics.authFailure(error.code);
               throw error;
             });
-          }
-          return { admin: true as const };
-        },
-      },
-      auth: (required: RouteAuth) => ({
-        async resolve({ request, server, set }) {
-          const auth = await authorize(deps.db, deps.config, { request, server, set }, required === "any-scope" ? null : required).catch((error: unknown) => {
-            if (error instanceof ApiError && (error.status === 401 || error.status === 429)) deps.metrics.authFailure(error.code);
-            throw error;
+            return { auth, caller: callerOf(auth, "rest") };
+          },
+        }),
+      })
+      .onError({ as: "global" }, ({ code, error, request, set }) => {
+        const apiError =
+          error instanceof ApiError
+            ? error
+            : code === "NOT_FOUND"
+              ? new ApiError("not_found", `no route ${request.method} ${new URL(request.url).pathname}`)
+              : code === "PARSE"
+                ? new ApiError("validation_error", "request body is not valid JSON")
+                : null;
+        if (apiError === null) {
+          deps.log.error("unexpected error", {
+            request_id: set.headers["x-request-id"],
+            error: error instanceof Error ? error.message : String(error),
+            stack: error instanceof Error ? error.stack : undefined,
           });
-          return { auth, caller: callerOf(auth, "rest") };
-        },
-      }),
-    })
-    .onError({ as: "global" }, ({ code, error, request, set }) => {
-      const apiError =
-        error instanceof ApiError
-          ? error
-          : code === "NOT_FOUND"
-            ? new ApiError("not_found", `no route ${request.method} ${new URL(request.url).pathname}`)
-            : code === "PARSE"
-              ? new ApiError("validation_error", "request body is not valid JSON")
-              : null;
-      if (apiError === null) {
-        deps.log.error("unexpected error", {
+        }
+        const failure = apiError ?? internalError();
+        set.status = failure.status;
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(set.headers)) if (value !== undefined) headers[name] = String(value);
+        return failure.toResponse(headers);
+      })
+      .onAfterResponse({ as: "global" }, (ctx) => {
+        const { request, set, route } = ctx;
+        const startedAt = "startedAt" in ctx && typeof ctx.startedAt === "number" ? ctx.startedAt : undefined;
+        const auth = "auth" in ctx ? (ctx.auth as AuthContext | undefined) : undefined;
+        const status = typeof set.status === "number" ? set.status : 200;
+        // Route patterns only ("/v1/answers/:answer_id"): a raw path could carry ids or names.
+        const pattern = route && route !== "/*" ? route : "unmatched";
+        deps.metrics.request(pattern, request.method, status, startedAt === undefined ? 0 : (performance.now() - startedAt) / 1000);
+        deps.log.info("request", {
           request_id: set.headers["x-request-id"],
-          error: error instanceof Error ? error.message : String(error),
-          stack: error instanceof Error ? error.stack : undefined,
+          method: request.method,
+          route: route && route !== "/*" ? route : new URL(request.url).pathname,
+          client: rememberedClient(request)?.address,
+          status: typeof set.status === "number" ? set.status : 200,
+          duration_ms: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 100) / 100,
+          key_prefix: auth?.keyPrefix,
         });
-      }
-      const failure = apiError ?? internalError();
-      set.status = failure.status;
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(set.headers)) if (value !== undefined) headers[name] = String(value);
-      return failure.toResponse(headers);
-    })
-    .onAfterResponse({ as: "global" }, (ctx) => {
-      const { request, set, route } = ctx;
-      const startedAt = "startedAt" in ctx && typeof ctx.startedAt === "number" ? ctx.startedAt : undefined;
-      const auth = "auth" in ctx ? (ctx.auth as AuthContext | undefined) : undefined;
-      const status = typeof set.status === "number" ? set.status : 200;
-      // Route patterns only ("/v1/answers/:answer_id"): a raw path could carry ids or names.
-      const pattern = route && route !== "/*" ? route : "unmatched";
-      deps.metrics.request(pattern, request.method, status, startedAt === undefined ? 0 : (performance.now() - startedAt) / 1000);
-      deps.log.info("request", {
-        request_id: set.headers["x-request-id"],
-        method: request.method,
-        route: route && route !== "/*" ? route : new URL(request.url).pathname,
-        client: rememberedClient(request)?.address,
-        status: typeof set.status === "number" ? set.status : 200,
-        duration_ms: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 100) / 100,
-        key_prefix: auth?.keyPrefix,
-      });
-    })
-    // A preflight from an allowed origin is answered; from any other, nothing is allowed.
-    .options("/v1/*", ({ request, set }) => {
-      const origin = corsOrigin(request, deps.config.allowedOrigins);
-      if (origin !== null) Object.assign(set.headers, preflightHeaders(origin));
-      set.status = 204;
-      return "";
-    })
-    .all("/*", ({ request }): never => {
-      throw new ApiError("not_found", `no route ${request.method} ${new URL(request.url).pathname}`);
-    });
+      })
+      // A preflight from an allowed origin is answered; from any other, nothing is allowed.
+      .options("/v1/*", ({ request, set }) => {
+        const origin = corsOrigin(request, deps.config.allowedOrigins);
+        if (origin !== null) Object.assign(set.headers, preflightHeaders(origin));
+        set.status = 204;
+        return "";
+      })
+      .all("/*", ({ request }): never => {
+        throw new ApiError("not_found", `no route ${request.method} ${new URL(request.url).pathname}`);
+      })
+  );
 }
 
 export type RequestPipeline = ReturnType<typeof requestPipeline>;

@@ -18,7 +18,11 @@ export function webhookRoutes(deps: { db: Db; config: Config; pipeline: RequestP
 
   return new Elysia({ name: "webhooks" })
     .use(deps.pipeline)
-    .get("/v1/admin/workspaces/:slug/webhooks", async ({ params, set }) => ok(set, { webhooks: await listWebhooks(db, parseInput(SlugParams, params, "path").slug) }), admin)
+    .get(
+      "/v1/admin/workspaces/:slug/webhooks",
+      async ({ params, set }) => ok(set, { webhooks: await listWebhooks(db, parseInput(SlugParams, params, "path").slug) }),
+      admin,
+    )
     .post(
       "/v1/admin/workspaces/:slug/webhooks",
       async ({ params, request, set }) => {
@@ -31,7 +35,8 @@ export function webhookRoutes(deps: { db: Db; config: Config; pipeline: RequestP
     .get("/v1/admin/webhooks/:webhook_id", async ({ params, set }) => ok(set, await getWebhook(db, idOf(params))), admin)
     .patch(
       "/v1/admin/webhooks/:webhook_id",
-      async ({ params, request, set }) => ok(set, await updateWebhook(db, outbound, idOf(params), parseInput(UpdateWebhookRequest, await readJsonBody(request)))),
+      async ({ params, request, set }) =>
+        ok(set, await updateWebhook(db, outbound, idOf(params), parseInput(UpdateWebhookRequest, await readJsonBody(request)))),
       adminWithBody,
     )
     .delete("/v1/admin/webhooks/:webhook_id", async ({ params, set }) => ok(set, await deleteWebhook(db, idOf(params))), admin)

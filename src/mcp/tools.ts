@@ -91,9 +91,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     scope: "memory.write",
     description:
       "Store 1-20 new facts in the workspace memory. Write each as one short, self-contained plain-English statement " +
-      "(\"Priya's manager is Alex\"). Exact duplicates are skipped; a new value of the same claim supersedes the old " +
+      '("Priya\'s manager is Alex"). Exact duplicates are skipped; a new value of the same claim supersedes the old ' +
       "one. Pass end_user to record facts about that person; give a fact observed_at (ISO 8601) when it was true earlier " +
-      "than now, and expires_at when it stops being true (\"on leave until Friday\"). Returns {accepted_fact_count, " +
+      'than now, and expires_at when it stops being true ("on leave until Friday"). Returns {accepted_fact_count, ' +
       "created, superseded, skipped}. Facts are searchable immediately.",
     inputSchema: TeachRequest,
     outputSchema: TeachResult,
@@ -107,7 +107,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "Ask the workspace's worker agent a question; it answers from the workspace memory. Waits up to timeout_seconds " +
       "(default 60) and returns the finished answer {answer_id, status, output_text, conversation_id, usage, sources, " +
       "error?}. If time runs out it returns {wait_timed_out: true, answer_id}: call wait_for_answer with that id. " +
-      "timeout_seconds 0 returns {answer_id, status: \"queued\"} at once. Reuse conversation_id to continue a thread; " +
+      'timeout_seconds 0 returns {answer_id, status: "queued"} at once. Reuse conversation_id to continue a thread; ' +
       "pass idempotency_key to retry safely without starting a second run. Uses workspace credits.",
     inputSchema: AskWorkerArgs,
     outputSchema: Type.Union([Answer, WaitTimedOut, QueuedAnswer]),

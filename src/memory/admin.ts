@@ -100,7 +100,12 @@ export async function forgetEndUser(db: Queryable, workspace: { id: string; slug
   const seq = await nextFactSeq(db, workspace.id);
   const deleted = await db.sql<{ id: string }>`
     DELETE FROM facts WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING id`;
-  await recordTombstones(db, workspace.id, seq, deleted.map((r) => r.id));
+  await recordTombstones(
+    db,
+    workspace.id,
+    seq,
+    deleted.map((r) => r.id),
+  );
   const answers = await db.sql<{ n: number }>`
     WITH gone AS (DELETE FROM answers WHERE workspace_id = ${workspace.id} AND end_user_id = ${endUserId} RETURNING id),
     keys AS (DELETE FROM idempotency_keys WHERE answer_id IN (SELECT id FROM gone))

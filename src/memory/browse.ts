@@ -72,7 +72,17 @@ export async function factHistory(db: Queryable, factId: string): Promise<FactHi
       SELECT f.superseded_by, n.depth + 1 FROM facts f JOIN newer n ON f.id = n.id WHERE f.superseded_by IS NOT NULL AND n.depth < 100
     )
     SELECT id FROM newer ORDER BY depth`;
-  return { fact, replaced: await factsWhere(db, back.map((r) => r.id)), replaced_by: await factsWhere(db, forward.map((r) => r.id)) };
+  return {
+    fact,
+    replaced: await factsWhere(
+      db,
+      back.map((r) => r.id),
+    ),
+    replaced_by: await factsWhere(
+      db,
+      forward.map((r) => r.id),
+    ),
+  };
 }
 
 /**
@@ -117,7 +127,9 @@ export async function deleteFact(db: Db, factId: string): Promise<{ fact_id: str
     await recordTombstones(tx, found.workspace_id, seq, [factId]);
     const back = restored.filter((r) => r.live).map((r) => r.id);
     const data = { fact_id: factId, restored: back };
-    await recordEvents(tx, found.workspace_id, [{ type: "fact.deleted", data, external: hiddenFromExternal(found) ? null : data, endUserId: found.end_user_id }]);
+    await recordEvents(tx, found.workspace_id, [
+      { type: "fact.deleted", data, external: hiddenFromExternal(found) ? null : data, endUserId: found.end_user_id },
+    ]);
     return { fact_id: factId, restored: back };
   });
 }

@@ -44,7 +44,15 @@ export async function listFacts(ctx: ServiceContext, query: FactListQuery): Prom
 export async function getFact(ctx: ServiceContext, factId: string, endUserId: string | null): Promise<FactWithHistory> {
   const { index, ord } = await visibleOrdinal(ctx, factId, endUserId);
   const v = visibilityFor(ctx.caller, endUserId);
-  const replaced = await ctx.db.sql<{ id: string; text: string; kind: Fact["kind"]; origin: Fact["origin"]; subject: string; confidence: number; recorded_at: Date }>`
+  const replaced = await ctx.db.sql<{
+    id: string;
+    text: string;
+    kind: Fact["kind"];
+    origin: Fact["origin"];
+    subject: string;
+    confidence: number;
+    recorded_at: Date;
+  }>`
     ${olderVersions(factId)}
     SELECT f.id, f.text, f.kind, f.origin, f.subject, f.confidence, f.recorded_at
       FROM older o JOIN facts f ON f.id = o.id

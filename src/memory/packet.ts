@@ -117,10 +117,7 @@ function lineCost(line: string): number {
 function assemble(aboutHeader: string, chosen: readonly Candidate[]): string {
   const about = chosen.filter((c) => c.fact.layer === "about_actor");
   // Pinned facts precede retrieved ones in the Workspace section whatever order they were chosen in.
-  const workspace = [
-    ...chosen.filter((c) => c.fact.layer === "pinned_core"),
-    ...chosen.filter((c) => c.fact.layer === "retrieved"),
-  ];
+  const workspace = [...chosen.filter((c) => c.fact.layer === "pinned_core"), ...chosen.filter((c) => c.fact.layer === "retrieved")];
   const lines = [PACKET_OPEN, PACKET_NOTICE];
   if (about.length > 0) lines.push(aboutHeader, ...about.map((c) => c.line));
   if (workspace.length > 0) lines.push(WORKSPACE_HEADER, ...workspace.map((c) => c.line));

@@ -12,33 +12,10 @@
  * aborted `request.signal` ends the run with the signal's reason instead (not a ModelError), so the
  * caller can tell "stopped" from "failed".
  */
-import Anthropic, {
-  AnthropicError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from "@anthropic-ai/sdk";
-import type {
-  ContentBlock,
-  ContentBlockParam,
-  Message,
-  MessageParam,
-  Tool,
-  ToolResultBlockParam,
-  ToolUseBlock,
-} from "@anthropic-ai/sdk/resources/messages";
+import Anthropic, { AnthropicError, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type { ContentBlock, ContentBlockParam, Message, MessageParam, Tool, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
 import { apiFailure, brokenStream, codeForStatus, modelError, stalledStream, type ApiCode } from "./failures";
-import {
-  abortReason,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  offeredTools,
-  runToolLoop,
-  stallGuard,
-  type ClientOptions,
-  type ToolOutcome,
-} from "./tool-loop";
+import { abortReason, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, offeredTools, runToolLoop, stallGuard, type ClientOptions, type ToolOutcome } from "./tool-loop";
 import type { GenerateRequest, GenerateResult, ModelProvider } from "./types";
 
 export interface AnthropicProviderOptions extends ClientOptions {
@@ -112,12 +89,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   });
 
   /** One streamed model call; text deltas go to `emitText` as they arrive. */
-  async function streamTurn(
-    request: GenerateRequest,
-    messages: MessageParam[],
-    lastCall: boolean,
-    emitText: (text: string) => void,
-  ): Promise<Message> {
+  async function streamTurn(request: GenerateRequest, messages: MessageParam[], lastCall: boolean, emitText: (text: string) => void): Promise<Message> {
     const stream = client.messages.stream(
       {
         model: request.model,

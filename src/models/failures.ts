@@ -32,12 +32,7 @@ export function codeForStatus(status: number): ApiCode {
  * A failure as `{code, text}`: `status` undefined means the API reported the error inside a
  * response stream that had already started; `detail` is the API's own message, if any.
  */
-export function apiFailure(
-  api: string,
-  code: ApiCode,
-  status: number | undefined,
-  detail: string | undefined,
-): { code: ApiCode; text: string } {
+export function apiFailure(api: string, code: ApiCode, status: number | undefined, detail: string | undefined): { code: ApiCode; text: string } {
   const where = status === undefined ? "during the response stream" : `(HTTP ${status})`;
   return { code, text: `The ${api} ${PHRASES[code]} ${where}${detail ? `: ${detail}` : ""}` };
 }

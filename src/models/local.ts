@@ -14,8 +14,7 @@ export const MAX_LISTED_FACTS = 10;
 export const NOTHING_IN_MEMORY = "I have nothing in memory about this yet.";
 const NO_MODEL_NOTE = " (No language model is configured, so I can only answer from stored facts.)";
 
-export const LISTING_PREAMBLE =
-  "From memory (no language model is configured, so this lists what I know rather than reasoning about it):";
+export const LISTING_PREAMBLE = "From memory (no language model is configured, so this lists what I know rather than reasoning about it):";
 
 type Fact = GenerateRequest["facts"][number];
 

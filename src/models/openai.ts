@@ -13,23 +13,10 @@
  * several at one index (Ollama); a missing call id gets one.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import type {
-  ChatCompletionChunk,
-  ChatCompletionCreateParamsStreaming,
-  ChatCompletionMessageParam,
-} from "openai/resources/chat/completions";
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { countTokens } from "../memory/tokens";
 import { apiFailure, brokenStream, codeForStatus, modelError, stalledStream, type ApiCode } from "./failures";
-import {
-  abortReason,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  offeredTools,
-  runToolLoop,
-  stallGuard,
-  type ClientOptions,
-  type ToolCall,
-} from "./tool-loop";
+import { abortReason, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, offeredTools, runToolLoop, stallGuard, type ClientOptions, type ToolCall } from "./tool-loop";
 import type { GenerateRequest, GenerateResult, ModelProvider, Usage } from "./types";
 
 export interface OpenAIProviderOptions extends ClientOptions {

@@ -41,13 +41,10 @@ const HOW_TO_CONFIGURE = {
 export function createModelProviders(config: Config, overrides: ProviderOverrides = {}): ModelProviders {
   const anthropicKey = config.anthropicApiKey;
   const anthropic =
-    overrides.anthropic ??
-    (anthropicKey === undefined ? undefined : createAnthropicProvider({ apiKey: anthropicKey, baseURL: config.anthropicBaseUrl }));
+    overrides.anthropic ?? (anthropicKey === undefined ? undefined : createAnthropicProvider({ apiKey: anthropicKey, baseURL: config.anthropicBaseUrl }));
   // A key alone means OpenAI itself; a base URL alone, a local server that needs no key.
   const openaiConfigured = config.openaiApiKey !== undefined || config.openaiBaseUrl !== undefined;
-  const openai =
-    overrides.openai ??
-    (openaiConfigured ? createOpenAIProvider({ apiKey: config.openaiApiKey, baseURL: config.openaiBaseUrl }) : undefined);
+  const openai = overrides.openai ?? (openaiConfigured ? createOpenAIProvider({ apiKey: config.openaiApiKey, baseURL: config.openaiBaseUrl }) : undefined);
   const local = overrides.local ?? createLocalProvider();
 
   const configured: { anthropic?: ResolvedProvider; openai?: ResolvedProvider; local: ResolvedProvider } = {

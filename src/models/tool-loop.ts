@@ -141,11 +141,7 @@ export interface ToolLoopProvider {
  * exactly what was streamed (turns that both have text are separated by a blank line, streamed
  * like any other delta). Usage is summed over the calls.
  */
-export async function runToolLoop(
-  request: GenerateRequest,
-  onDelta: (text: string) => void,
-  provider: ToolLoopProvider,
-): Promise<GenerateResult> {
+export async function runToolLoop(request: GenerateRequest, onDelta: (text: string) => void, provider: ToolLoopProvider): Promise<GenerateResult> {
   const usage = { input_tokens: 0, output_tokens: 0 };
   let text = "";
   for (let call = 1; call <= MAX_MODEL_CALLS; call += 1) {

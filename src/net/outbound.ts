@@ -42,7 +42,9 @@ export async function fetchOutbound(url: string, options: OutboundOptions, accep
     try {
       response = await fetch(current, { redirect: "manual", signal: deadline, headers: { accept } });
     } catch (error) {
-      throw new OutboundError(deadline.aborted ? `no answer from ${current.host} within ${options.timeoutMs} ms` : `could not reach ${current.host}: ${errorText(error)}`);
+      throw new OutboundError(
+        deadline.aborted ? `no answer from ${current.host} within ${options.timeoutMs} ms` : `could not reach ${current.host}: ${errorText(error)}`,
+      );
     }
     const location = response.headers.get("location");
     if (response.status >= 300 && response.status < 400 && location !== null) {
@@ -60,7 +62,12 @@ export async function fetchOutbound(url: string, options: OutboundOptions, accep
  * POSTs `body` to `url` under the same destination rules, following no redirect (a 3xx is the
  * answer), and returns the status; the response body is not read.
  */
-export async function postOutbound(url: string, body: string, headers: Record<string, string>, options: Pick<OutboundOptions, "allowPrivate" | "timeoutMs">): Promise<number> {
+export async function postOutbound(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: Pick<OutboundOptions, "allowPrivate" | "timeoutMs">,
+): Promise<number> {
   const target = new URL(url);
   await checkDestination(target, options.allowPrivate);
   const deadline = AbortSignal.timeout(options.timeoutMs);
@@ -69,7 +76,9 @@ export async function postOutbound(url: string, body: string, headers: Record<st
     await response.body?.cancel();
     return response.status;
   } catch (error) {
-    throw new OutboundError(deadline.aborted ? `no answer from ${target.host} within ${options.timeoutMs} ms` : `could not reach ${target.host}: ${errorText(error)}`);
+    throw new OutboundError(
+      deadline.aborted ? `no answer from ${target.host} within ${options.timeoutMs} ms` : `could not reach ${target.host}: ${errorText(error)}`,
+    );
   }
 }
 
@@ -79,7 +88,13 @@ export async function checkDestination(url: URL, allowPrivate: boolean): Promise
   const host = url.hostname.replace(/^\[|\]$/gu, "");
   if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) throw new OutboundError(`${url.protocol} URLs are not fetched: https only`);
   if (allowPrivate) return;
-  const addresses = isIP(host) !== 0 ? [host] : await lookup(host, { all: true, verbatim: true }).then((found) => found.map((a) => a.address), () => []);
+  const addresses =
+    isIP(host) !== 0
+      ? [host]
+      : await lookup(host, { all: true, verbatim: true }).then(
+          (found) => found.map((a) => a.address),
+          () => [],
+        );
   if (addresses.length === 0) throw new OutboundError(`the name ${host} does not resolve`);
   const inner = addresses.find(isPrivateAddress);
   if (inner !== undefined) throw new OutboundError(`${host} is a private, loopback or link-local address (${inner}); memoryd fetches only public addresses`);

@@ -43,7 +43,11 @@ export function forwardedClient(peer: string, headers: Headers, trusted: readonl
   };
 }
 
-const splitList = (value: string | null): string[] => (value ?? "").split(",").map((v) => v.trim()).filter((v) => v !== "");
+const splitList = (value: string | null): string[] =>
+  (value ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
 
 /** "1.2.3.4:5678" -> "1.2.3.4", "[2001:db8::1]:443" -> "2001:db8::1", a bare IPv6 address unchanged. */
 function stripPort(hop: string): string {
@@ -59,9 +63,16 @@ function parseForwarded(value: string | null): { for?: string; proto?: string; h
     for (const pair of element.split(";")) {
       const eq = pair.indexOf("=");
       if (eq < 0) continue;
-      fields[pair.slice(0, eq).trim().toLowerCase()] = pair.slice(eq + 1).trim().replace(/^"|"$/gu, "");
+      fields[pair.slice(0, eq).trim().toLowerCase()] = pair
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/gu, "");
     }
-    return { ...(fields.for !== undefined ? { for: fields.for } : {}), ...(fields.proto !== undefined ? { proto: fields.proto } : {}), ...(fields.host !== undefined ? { host: fields.host } : {}) };
+    return {
+      ...(fields.for !== undefined ? { for: fields.for } : {}),
+      ...(fields.proto !== undefined ? { proto: fields.proto } : {}),
+      ...(fields.host !== undefined ? { host: fields.host } : {}),
+    };
   });
 }
 

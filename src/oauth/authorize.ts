@@ -13,7 +13,6 @@ import { acceptedResource } from "./metadata";
 import { findClient, insertClient, insertCode, type ClientRow } from "./store";
 import { LOOPBACK_HOSTS, redirectUriProblem } from "./validate";
 
-
 /** An authorization code is exchanged by the client right after the redirect. */
 export const CODE_TTL_SECONDS = 120;
 /** Registrations one address may make per rate window: registration needs no credential. */
@@ -47,9 +46,14 @@ export async function registerClient(db: Queryable, input: ClientRegistrationReq
 
 async function countRegistration(db: Queryable, address: string): Promise<void> {
   if ((await countHit(db, `oauth-register:${address}`)) > REGISTRATIONS_PER_WINDOW) {
-    throw new ApiError("rate_limited", "too many client registrations from this address; wait for the window to end", {
-      retry_after_seconds: RATE_LIMIT.windowSeconds,
-    }, { "retry-after": String(RATE_LIMIT.windowSeconds) });
+    throw new ApiError(
+      "rate_limited",
+      "too many client registrations from this address; wait for the window to end",
+      {
+        retry_after_seconds: RATE_LIMIT.windowSeconds,
+      },
+      { "retry-after": String(RATE_LIMIT.windowSeconds) },
+    );
   }
 }
 
@@ -140,10 +144,12 @@ async function consentingAdmin(db: Db, config: Config, form: ConsentForm, grante
   const slug = form.workspace?.trim() ?? "";
   if (slug === "") throw new ConsentProblem("name the workspace to grant access to");
   const audience: Audience = form.audience === "external" ? "external" : "internal";
-  const key = await createKey(db, config.deployment, { workspace: slug, name: `OAuth: ${client.client_name}`.slice(0, 200), scopes: granted, audience }).catch((error: unknown) => {
-    if (error instanceof ApiError && error.code === "not_found") throw new ConsentProblem(`there is no workspace "${slug}"`);
-    throw error;
-  });
+  const key = await createKey(db, config.deployment, { workspace: slug, name: `OAuth: ${client.client_name}`.slice(0, 200), scopes: granted, audience }).catch(
+    (error: unknown) => {
+      if (error instanceof ApiError && error.code === "not_found") throw new ConsentProblem(`there is no workspace "${slug}"`);
+      throw error;
+    },
+  );
   return { keyId: key.id, scopes: key.scopes, audience: key.audience };
 }
 

@@ -39,7 +39,12 @@ export async function resolveMetadataClient(db: Queryable, config: Pick<Config, 
   if (cached !== null) return cached;
   let fetched;
   try {
-    fetched = await fetchOutbound(clientId, { allowPrivate: config.outboundAllowPrivate, maxBytes: MAX_DOCUMENT_BYTES, timeoutMs: FETCH_TIMEOUT_MS, maxRedirects: MAX_REDIRECTS });
+    fetched = await fetchOutbound(clientId, {
+      allowPrivate: config.outboundAllowPrivate,
+      maxBytes: MAX_DOCUMENT_BYTES,
+      timeoutMs: FETCH_TIMEOUT_MS,
+      maxRedirects: MAX_REDIRECTS,
+    });
   } catch (error) {
     if (error instanceof OutboundError) throw refused(`its metadata document could not be fetched: ${error.message}`);
     throw error;
@@ -54,7 +59,9 @@ export async function resolveMetadataClient(db: Queryable, config: Pick<Config, 
   const document = parseOAuthInput(ClientMetadataDocument, parsed, "invalid_client_metadata");
   if (document.client_id !== clientId) throw refused(`its metadata document names another client_id ("${document.client_id.slice(0, 200)}")`);
   if (document.token_endpoint_auth_method !== undefined && document.token_endpoint_auth_method !== "none") {
-    throw refused(`its metadata document asks for token_endpoint_auth_method "${document.token_endpoint_auth_method}"; memoryd serves public clients with PKCE only ("none")`);
+    throw refused(
+      `its metadata document asks for token_endpoint_auth_method "${document.token_endpoint_auth_method}"; memoryd serves public clients with PKCE only ("none")`,
+    );
   }
   for (const uri of document.redirect_uris) {
     const problem = redirectUriProblem(uri);

@@ -58,7 +58,9 @@ function identifiedBy(clientId: string): string {
 export function renderConsentPage(input: ConsentPageInput): string {
   const { request } = input;
   // Only the request's own fields ride along: a re-shown form must never echo the key it was sent.
-  const carried: Record<string, unknown> = Object.fromEntries(Object.keys(AuthorizationRequest.properties).map((name) => [name, (request as Record<string, unknown>)[name]]));
+  const carried: Record<string, unknown> = Object.fromEntries(
+    Object.keys(AuthorizationRequest.properties).map((name) => [name, (request as Record<string, unknown>)[name]]),
+  );
   const hidden = Object.entries({ ...carried, csrf: input.csrf })
     .filter((entry): entry is [string, string] => typeof entry[1] === "string")
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}" />`)

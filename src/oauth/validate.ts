@@ -8,7 +8,11 @@ export const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "file:", "vbscript:", "blob:", "about:"]);
 
 /** Validates OAuth input: the RFC's invalid_request (or the given code) instead of the envelope's 422. */
-export function parseOAuthInput<T extends TSchema>(schema: T, input: unknown, code: "invalid_request" | "invalid_client_metadata" = "invalid_request"): Static<T> {
+export function parseOAuthInput<T extends TSchema>(
+  schema: T,
+  input: unknown,
+  code: "invalid_request" | "invalid_client_metadata" = "invalid_request",
+): Static<T> {
   try {
     return parseInput(schema, input);
   } catch (error) {

@@ -66,12 +66,7 @@ export const Source = Type.Object({
 });
 export type Source = Static<typeof Source>;
 
-export const AnswerStatus = Type.Union([
-  Type.Literal("queued"),
-  Type.Literal("in_progress"),
-  Type.Literal("completed"),
-  Type.Literal("failed"),
-]);
+export const AnswerStatus = Type.Union([Type.Literal("queued"), Type.Literal("in_progress"), Type.Literal("completed"), Type.Literal("failed")]);
 export type AnswerStatus = Static<typeof AnswerStatus>;
 
 export const AnswerError = Type.Object({ code: Type.String(), message: Type.String() });

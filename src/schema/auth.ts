@@ -1,10 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 
-export const Scope = Type.Union([
-  Type.Literal("memory.read"),
-  Type.Literal("memory.write"),
-  Type.Literal("answers.write"),
-]);
+export const Scope = Type.Union([Type.Literal("memory.read"), Type.Literal("memory.write"), Type.Literal("answers.write")]);
 export type Scope = Static<typeof Scope>;
 export const ALL_SCOPES: readonly Scope[] = ["memory.read", "memory.write", "answers.write"];
 

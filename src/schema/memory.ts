@@ -15,12 +15,7 @@ export const EndUser = Type.Object({
 });
 export type EndUser = Static<typeof EndUser>;
 
-export const FactKind = Type.Union([
-  Type.Literal("decision"),
-  Type.Literal("preference"),
-  Type.Literal("profile_fact"),
-  Type.Literal("observation"),
-]);
+export const FactKind = Type.Union([Type.Literal("decision"), Type.Literal("preference"), Type.Literal("profile_fact"), Type.Literal("observation")]);
 export type FactKind = Static<typeof FactKind>;
 /** The kinds an external key may receive over MCP (section 5, audience rule). */
 export const EXTERNAL_MCP_KINDS: readonly FactKind[] = ["profile_fact", "preference", "decision", "observation"];

@@ -94,7 +94,24 @@ const path = (slug) => `/v1/admin/workspaces/${encodeURIComponent(slug)}`;
 const table = (headers, rows, empty) =>
   rows.length === 0
     ? h("div", { class: "panel empty" }, empty)
-    : h("div", { class: "table-wrap" }, h("table", {}, h("thead", {}, h("tr", {}, headers.map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, rows)));
+    : h(
+        "div",
+        { class: "table-wrap" },
+        h(
+          "table",
+          {},
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              headers.map((t) => h("th", { scope: "col" }, t)),
+            ),
+          ),
+          h("tbody", {}, rows),
+        ),
+      );
 
 function show(title, ...content) {
   main.replaceChildren(h("h1", {}, title), ...content.filter((part) => part !== null && part !== undefined));
@@ -199,7 +216,15 @@ async function overviewPage(slug) {
   );
   show(
     slug,
-    h("div", { class: "cards" }, card(ws.credits, "credits"), card(ws.live_facts, "live facts"), card(ws.active_keys, "active keys"), card(ws.end_users, "end users"), card(ws.answers, "answers")),
+    h(
+      "div",
+      { class: "cards" },
+      card(ws.credits, "credits"),
+      card(ws.live_facts, "live facts"),
+      card(ws.active_keys, "active keys"),
+      card(ws.end_users, "end users"),
+      card(ws.answers, "answers"),
+    ),
     credits,
   );
 }
@@ -219,8 +244,18 @@ async function keysPage(slug) {
       "form",
       { class: "panel inline", "aria-label": "New API key" },
       h("label", {}, "Name", h("input", { name: "name", required: true, placeholder: "support bot" })),
-      h("fieldset", { class: "actions" }, h("legend", { class: "muted" }, "Scopes"), scopes.map((s) => h("label", { class: "check" }, h("input", { type: "checkbox", name: "scopes", value: s, checked: s !== "answers.write" }), s))),
-      h("label", {}, "Audience", h("select", { name: "audience" }, h("option", { value: "internal" }, "internal"), h("option", { value: "external" }, "external"))),
+      h(
+        "fieldset",
+        { class: "actions" },
+        h("legend", { class: "muted" }, "Scopes"),
+        scopes.map((s) => h("label", { class: "check" }, h("input", { type: "checkbox", name: "scopes", value: s, checked: s !== "answers.write" }), s)),
+      ),
+      h(
+        "label",
+        {},
+        "Audience",
+        h("select", { name: "audience" }, h("option", { value: "internal" }, "internal"), h("option", { value: "external" }, "external")),
+      ),
       h("label", {}, "Expires (optional)", h("input", { name: "expires_at", type: "datetime-local" })),
       h("button", { type: "submit" }, "Create key"),
     ),
@@ -235,11 +270,22 @@ async function keysPage(slug) {
       await keysPage(slug);
       const copy = h("button", { type: "button", class: "secondary" }, "Copy");
       copy.addEventListener("click", async () => {
-        await navigator.clipboard.writeText(key.secret).then(() => toast("Copied."), () => toast("Copy failed: select the key and copy it."));
+        await navigator.clipboard.writeText(key.secret).then(
+          () => toast("Copied."),
+          () => toast("Copy failed: select the key and copy it."),
+        );
       });
-      main.querySelector("[data-secret]").replaceChildren(
-        h("div", { class: "secret", role: "alert" }, h("strong", {}, `Secret of "${key.name}": shown once, store it now.`), h("code", { "data-key-secret": true }, key.secret), copy),
-      );
+      main
+        .querySelector("[data-secret]")
+        .replaceChildren(
+          h(
+            "div",
+            { class: "secret", role: "alert" },
+            h("strong", {}, `Secret of "${key.name}": shown once, store it now.`),
+            h("code", { "data-key-secret": true }, key.secret),
+            copy,
+          ),
+        );
     },
   );
   secretBox.setAttribute("data-secret", "");
@@ -250,7 +296,11 @@ async function keysPage(slug) {
       h("td", {}, k.name),
       h("td", {}, h("code", {}, k.prefix)),
       h("td", {}, keyState(k)),
-      h("td", {}, k.scopes.map((s) => h("span", { class: "pill" }, s))),
+      h(
+        "td",
+        {},
+        k.scopes.map((s) => h("span", { class: "pill" }, s)),
+      ),
       h("td", {}, k.audience),
       h("td", {}, when(k.last_used_at)),
       h(
@@ -258,16 +308,20 @@ async function keysPage(slug) {
         {},
         k.revoked_at
           ? null
-          : h("button", {
-              class: "danger",
-              type: "button",
-              onclick: action(async () => {
-                if (!confirm(`Revoke "${k.name}"? Requests with it fail at once.`)) return;
-                await api("POST", `/v1/admin/keys/${encodeURIComponent(k.id)}/revoke`);
-                toast(`Revoked ${k.name}.`);
-                keysPage(slug);
-              }),
-            }, "Revoke"),
+          : h(
+              "button",
+              {
+                class: "danger",
+                type: "button",
+                onclick: action(async () => {
+                  if (!confirm(`Revoke "${k.name}"? Requests with it fail at once.`)) return;
+                  await api("POST", `/v1/admin/keys/${encodeURIComponent(k.id)}/revoke`);
+                  toast(`Revoked ${k.name}.`);
+                  keysPage(slug);
+                }),
+              },
+              "Revoke",
+            ),
       ),
     ),
   );
@@ -281,13 +335,24 @@ function agentForm(slug, agent) {
     h(
       "form",
       { class: "panel", "aria-label": creating ? "New agent" : `Edit ${a.slug}` },
-      creating ? h("label", {}, "Slug", h("input", { name: "slug", required: true, pattern: "[a-z0-9][a-z0-9_\\-]{0,62}", placeholder: "support" })) : h("h2", {}, a.slug),
+      creating
+        ? h("label", {}, "Slug", h("input", { name: "slug", required: true, pattern: "[a-z0-9][a-z0-9_\\-]{0,62}", placeholder: "support" }))
+        : h("h2", {}, a.slug),
       h("label", {}, "Display name", h("input", { name: "display_name", required: true, value: a.display_name })),
       h("label", {}, "Instructions (placed after memory in the system prompt)", h("textarea", { name: "instructions" }, a.instructions)),
       h(
         "div",
         { class: "actions" },
-        h("label", {}, "Provider", h("select", { name: "provider" }, ["auto", "anthropic", "openai", "local"].map((p) => h("option", { value: p, selected: p === a.provider }, p)))),
+        h(
+          "label",
+          {},
+          "Provider",
+          h(
+            "select",
+            { name: "provider" },
+            ["auto", "anthropic", "openai", "local"].map((p) => h("option", { value: p, selected: p === a.provider }, p)),
+          ),
+        ),
         h("label", {}, "Model (empty: server default)", h("input", { name: "model", value: a.model ?? "" })),
         h("label", {}, "Max output tokens", h("input", { name: "max_output_tokens", type: "number", min: 1, max: 64000, value: a.max_output_tokens })),
         h("label", { class: "check" }, h("input", { type: "checkbox", name: "can_write_memory", checked: a.can_write_memory }), "May write memory"),
@@ -326,18 +391,22 @@ async function agentsPage(slug) {
         h(
           "div",
           { class: "actions" },
-        h("button", { class: "secondary", type: "button", onclick: () => main.append(agentForm(slug, a)) }, "Edit"),
-        a.slug === "main"
-          ? null
-          : h("button", {
-              class: "danger",
-              type: "button",
-              onclick: action(async () => {
-                if (!confirm(`Delete agent "${a.slug}"? Its answers are kept.`)) return;
-                await api("DELETE", `${path(slug)}/agents/${encodeURIComponent(a.slug)}`);
-                agentsPage(slug);
-              }),
-            }, "Delete"),
+          h("button", { class: "secondary", type: "button", onclick: () => main.append(agentForm(slug, a)) }, "Edit"),
+          a.slug === "main"
+            ? null
+            : h(
+                "button",
+                {
+                  class: "danger",
+                  type: "button",
+                  onclick: action(async () => {
+                    if (!confirm(`Delete agent "${a.slug}"? Its answers are kept.`)) return;
+                    await api("DELETE", `${path(slug)}/agents/${encodeURIComponent(a.slug)}`);
+                    agentsPage(slug);
+                  }),
+                },
+                "Delete",
+              ),
         ),
       ),
     ),
@@ -348,16 +417,46 @@ async function agentsPage(slug) {
 async function teamPage(slug) {
   const { members } = await api("GET", `${path(slug)}/team`);
   const add = formAction(
-    h("form", { class: "panel inline", "aria-label": "Add team member" }, h("label", {}, "Name", h("input", { name: "name", required: true, placeholder: "Priya Shah" })), h("button", { type: "submit" }, "Add")),
+    h(
+      "form",
+      { class: "panel inline", "aria-label": "Add team member" },
+      h("label", {}, "Name", h("input", { name: "name", required: true, placeholder: "Priya Shah" })),
+      h("button", { type: "submit" }, "Add"),
+    ),
     async (data) => {
       await api("POST", `${path(slug)}/team`, { name: data.get("name") });
       teamPage(slug);
     },
   );
   const rows = members.map((name) =>
-    h("tr", {}, h("td", {}, name), h("td", {}, h("button", { class: "danger", type: "button", onclick: action(async () => { await api("DELETE", `${path(slug)}/team/${encodeURIComponent(name)}`); teamPage(slug); }) }, "Remove"))),
+    h(
+      "tr",
+      {},
+      h("td", {}, name),
+      h(
+        "td",
+        {},
+        h(
+          "button",
+          {
+            class: "danger",
+            type: "button",
+            onclick: action(async () => {
+              await api("DELETE", `${path(slug)}/team/${encodeURIComponent(name)}`);
+              teamPage(slug);
+            }),
+          },
+          "Remove",
+        ),
+      ),
+    ),
   );
-  show("Team", h("p", { class: "muted" }, "Facts about team members are team facts: external keys never see them."), add, table(["Name", ""], rows, "No team members yet."));
+  show(
+    "Team",
+    h("p", { class: "muted" }, "Facts about team members are team facts: external keys never see them."),
+    add,
+    table(["Name", ""], rows, "No team members yet."),
+  );
 }
 
 /** A fact's expiry: when it stops (or stopped) being served. */
@@ -373,10 +472,26 @@ async function factsPage(slug, params) {
     "form",
     { class: "panel inline", role: "search", "aria-label": "Filter facts" },
     h("label", {}, "Text", h("input", { name: "query", value: query.get("query") ?? "", placeholder: "manager" })),
-    h("label", {}, "Kind", h("select", { name: "kind" }, ["", "decision", "preference", "profile_fact", "observation"].map((k) => h("option", { value: k, selected: k === (query.get("kind") ?? "") }, k || "any")))),
+    h(
+      "label",
+      {},
+      "Kind",
+      h(
+        "select",
+        { name: "kind" },
+        ["", "decision", "preference", "profile_fact", "observation"].map((k) =>
+          h("option", { value: k, selected: k === (query.get("kind") ?? "") }, k || "any"),
+        ),
+      ),
+    ),
     h("label", {}, "End user", h("input", { name: "end_user", value: query.get("end_user") ?? "" })),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "pinned", value: "true", checked: query.get("pinned") === "true" }), "Pinned"),
-    h("label", { class: "check" }, h("input", { type: "checkbox", name: "include_superseded", value: "true", checked: query.get("include_superseded") === "true" }), "Include history"),
+    h(
+      "label",
+      { class: "check" },
+      h("input", { type: "checkbox", name: "include_superseded", value: "true", checked: query.get("include_superseded") === "true" }),
+      "Include history",
+    ),
     h("button", { type: "submit" }, "Search"),
   );
   filters.addEventListener("submit", (event) => {
@@ -391,7 +506,13 @@ async function factsPage(slug, params) {
       "tr",
       {},
       h("td", {}, f.text, f.superseded_by ? h("div", {}, h("span", { class: "pill bad" }, "superseded")) : null, detail),
-      h("td", {}, h("span", { class: "pill" }, f.kind), f.pinned ? h("span", { class: "pill ok" }, "pinned") : null, f.sensitive ? h("span", { class: "pill bad" }, "sensitive") : null),
+      h(
+        "td",
+        {},
+        h("span", { class: "pill" }, f.kind),
+        f.pinned ? h("span", { class: "pill ok" }, "pinned") : null,
+        f.sensitive ? h("span", { class: "pill bad" }, "sensitive") : null,
+      ),
       h("td", {}, f.subject, f.end_user ? h("div", { class: "muted" }, `end user ${f.end_user.id}`) : null),
       h("td", {}, when(f.recorded_time), f.expires_at ? expiry(f.expires_at) : null),
       h(
@@ -400,26 +521,61 @@ async function factsPage(slug, params) {
         h(
           "div",
           { class: "actions" },
-        h("button", { class: "secondary", type: "button", onclick: action(async () => { await api("POST", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}/${f.pinned ? "unpin" : "pin"}`); route(); }) }, f.pinned ? "Unpin" : "Pin"),
-        h("button", {
-          class: "link",
-          type: "button",
-          onclick: action(async () => {
-            const history = await api("GET", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}`);
-            const line = (x, label) => h("li", {}, `${label}: ${x.text} (${when(x.recorded_time)})`);
-            detail.replaceChildren(
-              history.replaced.length + history.replaced_by.length === 0
-                ? h("p", { class: "muted" }, "No other version of this claim.")
-                : h("ul", {}, history.replaced_by.map((x) => line(x, "Replaced by")), history.replaced.map((x) => line(x, "Replaced"))),
-            );
-          }),
-        }, "History"),
-        h("button", { class: "danger", type: "button", onclick: action(async () => { if (!confirm("Delete this fact everywhere?")) return; await api("DELETE", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}`); toast("Fact deleted."); route(); }) }, "Delete"),
+          h(
+            "button",
+            {
+              class: "secondary",
+              type: "button",
+              onclick: action(async () => {
+                await api("POST", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}/${f.pinned ? "unpin" : "pin"}`);
+                route();
+              }),
+            },
+            f.pinned ? "Unpin" : "Pin",
+          ),
+          h(
+            "button",
+            {
+              class: "link",
+              type: "button",
+              onclick: action(async () => {
+                const history = await api("GET", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}`);
+                const line = (x, label) => h("li", {}, `${label}: ${x.text} (${when(x.recorded_time)})`);
+                detail.replaceChildren(
+                  history.replaced.length + history.replaced_by.length === 0
+                    ? h("p", { class: "muted" }, "No other version of this claim.")
+                    : h(
+                        "ul",
+                        {},
+                        history.replaced_by.map((x) => line(x, "Replaced by")),
+                        history.replaced.map((x) => line(x, "Replaced")),
+                      ),
+                );
+              }),
+            },
+            "History",
+          ),
+          h(
+            "button",
+            {
+              class: "danger",
+              type: "button",
+              onclick: action(async () => {
+                if (!confirm("Delete this fact everywhere?")) return;
+                await api("DELETE", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}`);
+                toast("Fact deleted.");
+                route();
+              }),
+            },
+            "Delete",
+          ),
         ),
       ),
     );
   });
-  const more = page.next_cursor ? h("p", {}, h("a", { href: `#/w/${slug}/facts?${new URLSearchParams({ ...Object.fromEntries(query), cursor: page.next_cursor })}` }, "Older facts →")) : null;
+  const more = page.next_cursor
+    ? h("p", {}, h("a", { href: `#/w/${slug}/facts?${new URLSearchParams({ ...Object.fromEntries(query), cursor: page.next_cursor })}` }, "Older facts →"))
+    : null;
   show("Facts", filters, table(["Fact", "Kind", "Subject", "Recorded", ""], rows, "No facts match."), more);
 }
 
@@ -438,26 +594,34 @@ async function endUsersPage(slug) {
         h(
           "div",
           { class: "actions" },
-        h("button", {
-          class: "secondary",
-          type: "button",
-          onclick: action(async () => {
-            const text = await api("GET", `${path(slug)}/end-users/${encodeURIComponent(u.id)}/export`);
-            const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })), download: `${slug}-${u.id}.jsonl` });
-            link.click();
-          }),
-        }, "Export"),
-        h("button", {
-          class: "danger",
-          type: "button",
-          onclick: action(async () => {
-            const typed = prompt(`Forget everything about "${u.id}"? This deletes their facts, answers and conversations. Type the id to confirm.`);
-            if (typed !== u.id) return toast("Not forgotten: the id did not match.");
-            const receipt = await api("POST", `${path(slug)}/end-users/${encodeURIComponent(u.id)}/forget`);
-            toast(`Forgot ${u.id}: ${receipt.facts_deleted} facts, ${receipt.answers_deleted} answers.`);
-            endUsersPage(slug);
-          }),
-        }, "Forget"),
+          h(
+            "button",
+            {
+              class: "secondary",
+              type: "button",
+              onclick: action(async () => {
+                const text = await api("GET", `${path(slug)}/end-users/${encodeURIComponent(u.id)}/export`);
+                const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })), download: `${slug}-${u.id}.jsonl` });
+                link.click();
+              }),
+            },
+            "Export",
+          ),
+          h(
+            "button",
+            {
+              class: "danger",
+              type: "button",
+              onclick: action(async () => {
+                const typed = prompt(`Forget everything about "${u.id}"? This deletes their facts, answers and conversations. Type the id to confirm.`);
+                if (typed !== u.id) return toast("Not forgotten: the id did not match.");
+                const receipt = await api("POST", `${path(slug)}/end-users/${encodeURIComponent(u.id)}/forget`);
+                toast(`Forgot ${u.id}: ${receipt.facts_deleted} facts, ${receipt.answers_deleted} answers.`);
+                endUsersPage(slug);
+              }),
+            },
+            "Forget",
+          ),
         ),
       ),
     ),
@@ -492,16 +656,39 @@ async function webhooksPage(slug) {
       "form",
       { class: "panel inline", "aria-label": "New webhook" },
       h("label", {}, "URL", h("input", { name: "url", type: "url", required: true, placeholder: "https://example.com/memoryd" })),
-      h("fieldset", { class: "actions" }, h("legend", { class: "muted" }, "Events"), WEBHOOK_EVENTS.map((e) => h("label", { class: "check" }, h("input", { type: "checkbox", name: "events", value: e, checked: e.startsWith("fact.") }), e))),
-      h("label", { class: "check" }, h("input", { type: "checkbox", name: "internal", value: "true" }), "Internal (every fact, sensitive and team facts included)"),
+      h(
+        "fieldset",
+        { class: "actions" },
+        h("legend", { class: "muted" }, "Events"),
+        WEBHOOK_EVENTS.map((e) =>
+          h("label", { class: "check" }, h("input", { type: "checkbox", name: "events", value: e, checked: e.startsWith("fact.") }), e),
+        ),
+      ),
+      h(
+        "label",
+        { class: "check" },
+        h("input", { type: "checkbox", name: "internal", value: "true" }),
+        "Internal (every fact, sensitive and team facts included)",
+      ),
       h("button", { type: "submit" }, "Add webhook"),
     ),
     async (data) => {
-      const hook = await api("POST", `${path(slug)}/webhooks`, { url: data.get("url"), events: data.getAll("events"), internal: data.get("internal") === "true" });
+      const hook = await api("POST", `${path(slug)}/webhooks`, {
+        url: data.get("url"),
+        events: data.getAll("events"),
+        internal: data.get("internal") === "true",
+      });
       await webhooksPage(slug);
-      main.querySelector("[data-secret]").replaceChildren(
-        h("div", { class: "secret", role: "alert" }, h("strong", {}, "Signing secret: shown once, store it now."), h("code", { "data-webhook-secret": true }, hook.secret)),
-      );
+      main
+        .querySelector("[data-secret]")
+        .replaceChildren(
+          h(
+            "div",
+            { class: "secret", role: "alert" },
+            h("strong", {}, "Signing secret: shown once, store it now."),
+            h("code", { "data-webhook-secret": true }, hook.secret),
+          ),
+        );
     },
   );
   const rows = webhooks.map((w) => {
@@ -510,7 +697,11 @@ async function webhooksPage(slug) {
       "tr",
       {},
       h("td", {}, h("code", {}, w.url), w.internal ? h("div", {}, h("span", { class: "pill bad" }, "internal")) : null, log),
-      h("td", {}, w.events.map((e) => h("span", { class: "pill" }, e))),
+      h(
+        "td",
+        {},
+        w.events.map((e) => h("span", { class: "pill" }, e)),
+      ),
       h("td", {}, w.enabled ? `${w.pending} waiting` : h("span", { class: "pill bad" }, "disabled")),
       h(
         "td",
@@ -518,32 +709,53 @@ async function webhooksPage(slug) {
         h(
           "div",
           { class: "actions" },
-          h("button", {
-            class: "link",
-            type: "button",
-            onclick: action(async () => {
-              const { deliveries } = await api("GET", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}/deliveries`);
-              const line = (d) => h("tr", {}, h("td", {}, when(d.attempted_at)), h("td", {}, d.type), h("td", {}, `#${d.attempt}`), h("td", {}, d.status ?? "no answer"), h("td", {}, d.error ?? ""));
-              log.replaceChildren(table(["When", "Event", "Attempt", "Status", "Error"], deliveries.map(line), "No deliveries yet."));
-            }),
-          }, "Deliveries"),
-          h("button", {
-            class: "secondary",
-            type: "button",
-            onclick: action(async () => {
-              await api("PATCH", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}`, { enabled: !w.enabled });
-              webhooksPage(slug);
-            }),
-          }, w.enabled ? "Disable" : "Enable"),
-          h("button", {
-            class: "danger",
-            type: "button",
-            onclick: action(async () => {
-              if (!confirm("Delete this webhook and the events waiting for it?")) return;
-              await api("DELETE", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}`);
-              webhooksPage(slug);
-            }),
-          }, "Delete"),
+          h(
+            "button",
+            {
+              class: "link",
+              type: "button",
+              onclick: action(async () => {
+                const { deliveries } = await api("GET", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}/deliveries`);
+                const line = (d) =>
+                  h(
+                    "tr",
+                    {},
+                    h("td", {}, when(d.attempted_at)),
+                    h("td", {}, d.type),
+                    h("td", {}, `#${d.attempt}`),
+                    h("td", {}, d.status ?? "no answer"),
+                    h("td", {}, d.error ?? ""),
+                  );
+                log.replaceChildren(table(["When", "Event", "Attempt", "Status", "Error"], deliveries.map(line), "No deliveries yet."));
+              }),
+            },
+            "Deliveries",
+          ),
+          h(
+            "button",
+            {
+              class: "secondary",
+              type: "button",
+              onclick: action(async () => {
+                await api("PATCH", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}`, { enabled: !w.enabled });
+                webhooksPage(slug);
+              }),
+            },
+            w.enabled ? "Disable" : "Enable",
+          ),
+          h(
+            "button",
+            {
+              class: "danger",
+              type: "button",
+              onclick: action(async () => {
+                if (!confirm("Delete this webhook and the events waiting for it?")) return;
+                await api("DELETE", `/v1/admin/webhooks/${encodeURIComponent(w.webhook_id)}`);
+                webhooksPage(slug);
+              }),
+            },
+            "Delete",
+          ),
         ),
       ),
     );
@@ -557,11 +769,22 @@ async function webhooksPage(slug) {
   );
 }
 
-const pages = { "": overviewPage, keys: keysPage, agents: agentsPage, team: teamPage, facts: factsPage, "end-users": endUsersPage, answers: answersPage, webhooks: webhooksPage };
+const pages = {
+  "": overviewPage,
+  keys: keysPage,
+  agents: agentsPage,
+  team: teamPage,
+  facts: factsPage,
+  "end-users": endUsersPage,
+  answers: answersPage,
+  webhooks: webhooksPage,
+};
 
 async function route() {
   if (csrfToken === null) {
-    const session = await fetch("/app/session", { credentials: "same-origin" }).then((r) => r.json()).catch(() => null);
+    const session = await fetch("/app/session", { credentials: "same-origin" })
+      .then((r) => r.json())
+      .catch(() => null);
     if (!session?.data?.signed_in) return renderSignIn();
     csrfToken = session.data.csrf_token;
   }
@@ -575,7 +798,8 @@ async function route() {
       await workspacesPage();
     }
   } catch (error) {
-    if (error.status !== 401) show("Something went wrong", h("p", { class: "error", role: "alert" }, error.message), h("p", {}, h("a", { href: "#/" }, "Back to workspaces")));
+    if (error.status !== 401)
+      show("Something went wrong", h("p", { class: "error", role: "alert" }, error.message), h("p", {}, h("a", { href: "#/" }, "Back to workspaces")));
   }
 }
 

@@ -18,7 +18,8 @@ for (const [path, methods] of Object.entries(spec.paths)) {
     if (op.description) section.append(h("p", op.description, "muted"));
     const auth = op.security.length === 0 ? "no credential" : op.security.map((s) => Object.keys(s)[0]).join(" or ");
     section.append(h("p", `Auth: ${auth}`, "muted"));
-    if (op.parameters?.length) section.append(h("p", `Parameters: ${op.parameters.map((p) => `${p.name} (${p.in}${p.required ? ", required" : ""})`).join(", ")}`));
+    if (op.parameters?.length)
+      section.append(h("p", `Parameters: ${op.parameters.map((p) => `${p.name} (${p.in}${p.required ? ", required" : ""})`).join(", ")}`));
     const body = refName(op.requestBody?.content?.["application/json"]?.schema);
     if (body) section.append(h("p", `Body: ${body}`));
     for (const [status, res] of Object.entries(op.responses)) {

@@ -128,7 +128,13 @@ export class WebhookDeliverer {
         continue;
       }
       const expired = Date.now() - new Date(event.created_at).getTime() >= giveUpMs;
-      await recordAttempt(this.db, endpoint.id, event, { status, error, durationMs, result: expired ? "give_up" : "retry", retryInMs: backoffMs(event.attempts + 1) });
+      await recordAttempt(this.db, endpoint.id, event, {
+        status,
+        error,
+        durationMs,
+        result: expired ? "give_up" : "retry",
+        retryInMs: backoffMs(event.attempts + 1),
+      });
       if (expired) {
         this.log.warn("webhook event given up after retrying for a day", { webhook_id: endpoint.id, event_id: event.id, error });
         continue;

@@ -22,7 +22,9 @@ describeEachDb("GET /v1/admin/backup", (get) => {
 
   test("an API key is not the admin credential", async () => {
     const app = testApp(get().db);
-    const res = await app.handle(new Request("http://localhost/v1/admin/backup", { headers: { authorization: "Bearer ak_test_not_an_admin_token_00000000000" } }));
+    const res = await app.handle(
+      new Request("http://localhost/v1/admin/backup", { headers: { authorization: "Bearer ak_test_not_an_admin_token_00000000000" } }),
+    );
     expect(res.status).toBe(401);
   });
 });

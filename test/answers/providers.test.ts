@@ -45,7 +45,15 @@ describeEachDb("providers per agent", (get) => {
       openai.enqueue({ text: "Billing runs on Postgres 16.", chunks: 4, usage: { prompt_tokens: 1500, completion_tokens: 600 } });
       const res = await ask(h, key, { input: "What does billing run on?", agent_slug: "local-llm" });
       const events = parseSse(res.text);
-      expect(events.map((e) => e.event)).toEqual(["answer.created", "answer.delta", "answer.delta", "answer.delta", "answer.delta", "answer.completed", "done"]);
+      expect(events.map((e) => e.event)).toEqual([
+        "answer.created",
+        "answer.delta",
+        "answer.delta",
+        "answer.delta",
+        "answer.delta",
+        "answer.completed",
+        "done",
+      ]);
       const completed = events.at(-2)!.data;
       expect(completed).toMatchObject({ status: "completed", output_text: "Billing runs on Postgres 16.", usage: { input_tokens: 1500, output_tokens: 600 } });
       expect(completed.sources.map((s: { fact_text: string }) => s.fact_text)).toContain("The billing service runs on Postgres 16.");

@@ -134,9 +134,7 @@ describeEachDb("authenticate", (get, kind) => {
       const other = openPostgres({ url: config.databaseUrl ?? "", maxConnections: 10 });
       try {
         const key = await makeKey(db);
-        const results = await Promise.all(
-          Array.from({ length: 200 }, (_, i) => codeOf(authenticate(i % 2 === 0 ? db : other, key.secret, "a7"))),
-        );
+        const results = await Promise.all(Array.from({ length: 200 }, (_, i) => codeOf(authenticate(i % 2 === 0 ? db : other, key.secret, "a7"))));
         expect(results.filter((r) => r === "ok")).toHaveLength(120);
         const fresh = await makeKey(db);
         expect(await codeOf(authenticate(other, fresh.secret, "a7"))).toBe("ok");

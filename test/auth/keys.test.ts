@@ -58,8 +58,7 @@ describeEachDb("api keys", (get) => {
     const { db } = get();
     const slug = uniqueSlug();
     await createWorkspace(db, slug, 0);
-    const bad = (scopes: string[]) =>
-      createKey(db, "test", { workspace: slug, name: "x", scopes: scopes as never, audience: "internal" });
+    const bad = (scopes: string[]) => createKey(db, "test", { workspace: slug, name: "x", scopes: scopes as never, audience: "internal" });
     await expect(bad([])).rejects.toThrow();
     await expect(bad(["memory.admin"])).rejects.toThrow();
   });

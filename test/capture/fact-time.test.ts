@@ -52,7 +52,11 @@ describeEachDb("fact times", (get) => {
     );
     expect(imported.rejected).toEqual([]);
     expect(await liveTexts(db, ws)).toEqual(["Ana's manager is Cy."]);
-    expect(await supersededBy(db, ws)).toEqual({ "Ana's manager is Cy.": null, "Ana's manager is Bo.": "Ana's manager is Cy.", "Ana's manager is Al.": "Ana's manager is Cy." });
+    expect(await supersededBy(db, ws)).toEqual({
+      "Ana's manager is Cy.": null,
+      "Ana's manager is Bo.": "Ana's manager is Cy.",
+      "Ana's manager is Al.": "Ana's manager is Cy.",
+    });
 
     // A later call with an older observation does not replace it either; a newer one does.
     await captureFacts(db, ws.id, [{ text: "Ana's manager is Di.", origin: "ingested", recordedAt: day(15) }]);
@@ -86,7 +90,11 @@ describeEachDb("fact times", (get) => {
     const lines = [1, 10, 20].map((d, i) => ({ text: `Ana's manager is ${["Al", "Bo", "Cy"][i]}.`, observed_at: day(d).toISOString() }));
     await importFacts(db, ws.id, linesOf(lines));
     expect(await liveTexts(db, ws)).toEqual(["Ana's manager is Cy."]);
-    expect(await supersededBy(db, ws)).toEqual({ "Ana's manager is Al.": "Ana's manager is Bo.", "Ana's manager is Bo.": "Ana's manager is Cy.", "Ana's manager is Cy.": null });
+    expect(await supersededBy(db, ws)).toEqual({
+      "Ana's manager is Al.": "Ana's manager is Bo.",
+      "Ana's manager is Bo.": "Ana's manager is Cy.",
+      "Ana's manager is Cy.": null,
+    });
   });
 
   test("expiry hides a fact on a second instance at the moment it expires; history and export keep it; teaching it again revives it", async () => {

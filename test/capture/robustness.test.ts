@@ -68,7 +68,10 @@ describe("determinism", () => {
     const first = samples.map((s) => explainFact(s));
     // Interleave other inputs (including hostile ones) to catch state leaking between calls.
     for (const [, text] of HOSTILE) analyzeFact({ text, teamMembers: MEMBERS });
-    const second = [...samples].reverse().map((s) => explainFact(s)).reverse();
+    const second = [...samples]
+      .reverse()
+      .map((s) => explainFact(s))
+      .reverse();
     expect(second).toEqual(first);
   });
 

@@ -3,10 +3,17 @@ import { tokenize, verbBase } from "../../src/capture/tokens";
 import fc from "fast-check";
 import { loadPairs, type PairSet } from "./supersession/pairs";
 
-const tags = (sentence: string): string => tokenize(sentence).map((t) => `${t.text}/${t.pos}/${t.lemma}`).join(" ");
+const tags = (sentence: string): string =>
+  tokenize(sentence)
+    .map((t) => `${t.text}/${t.pos}/${t.lemma}`)
+    .join(" ");
 
 test("a name is a proper noun that keeps its text: never stemmed or de-pluralised", () => {
-  for (const [sentence, name] of [["Adams lives in Leeds.", "adams"], ["Rhys moved to Cardiff.", "rhys"], ["Lukas drives a Golf.", "lukas"]] as const) {
+  for (const [sentence, name] of [
+    ["Adams lives in Leeds.", "adams"],
+    ["Rhys moved to Cardiff.", "rhys"],
+    ["Lukas drives a Golf.", "lukas"],
+  ] as const) {
     const first = tokenize(sentence)[0]!;
     expect(first.pos).toBe("PROPN");
     expect(first.lemma).toBe(name);
@@ -54,13 +61,19 @@ test("a text has at least one token per run between spaces, tabs and line breaks
   ];
   for (const text of samples) expect(tokenize(text.trim()).length).toBeGreaterThanOrEqual(runs(text));
   fc.assert(
-    fc.property(fc.array(fc.constantFrom(
-        ..."a Tom 's - . , ? 9:30 $40k 😀 é n't # @ e.g. U.S. -- ... :)".split(" "),
-        ...[" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u200b", "\u3000", "\ufeff"],
-      ), { maxLength: 30 }), (parts) => {
-      const text = parts.join("").trim();
-      expect(tokenize(text).length).toBeGreaterThanOrEqual(runs(text));
-    }),
+    fc.property(
+      fc.array(
+        fc.constantFrom(
+          ..."a Tom 's - . , ? 9:30 $40k 😀 é n't # @ e.g. U.S. -- ... :)".split(" "),
+          ...[" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u200b", "\u3000", "\ufeff"],
+        ),
+        { maxLength: 30 },
+      ),
+      (parts) => {
+        const text = parts.join("").trim();
+        expect(tokenize(text).length).toBeGreaterThanOrEqual(runs(text));
+      },
+    ),
     { numRuns: 2000 },
   );
 });

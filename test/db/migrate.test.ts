@@ -32,10 +32,7 @@ for (const kind of DB_KINDS) {
   test(`[${kind}] a failing migration rolls back entirely`, async () => {
     const t = await openTestDatabase(kind, { migrate: false });
     try {
-      const broken = [
-        ...MIGRATIONS,
-        { version: 900, name: "half", sql: "CREATE TABLE half_done (a int); SELECT no_such_function();" },
-      ];
+      const broken = [...MIGRATIONS, { version: 900, name: "half", sql: "CREATE TABLE half_done (a int); SELECT no_such_function();" }];
       await expect(migrate(t.db, broken)).rejects.toThrow();
       const tables = await t.db.sql<{ n: number }>`
         SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('half_done', 'workspaces', 'schema_migrations')`;
@@ -51,7 +48,10 @@ for (const kind of DB_KINDS) {
   test(`[${kind}] 011 moves a claim's "¬" mark into claim_negated and fills claim_subject`, async () => {
     const t = await openTestDatabase(kind, { migrate: false });
     try {
-      await migrate(t.db, MIGRATIONS.filter((m) => m.version < 11));
+      await migrate(
+        t.db,
+        MIGRATIONS.filter((m) => m.version < 11),
+      );
       await t.db.sql`INSERT INTO workspaces (id, slug) VALUES ('ws_m', 'm')`;
       const fact = (id: string, key: string | null, value: string | null) => t.db.sql`
         INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, confidence, recorded_at, claim_key, claim_value)

@@ -20,7 +20,10 @@ describe("backup and restore [embedded]", () => {
     const server = await startServer({ dataDir, env: { MEMORYD_ADMIN_TOKEN: ADMIN } });
     const key = server.secret!;
     await waitReady(server.url);
-    const agent = await request(server.url, "/v1/admin/workspaces/default/agents", { key: ADMIN, ...post({ slug: "helper", display_name: "Helper", provider: "local" }) });
+    const agent = await request(server.url, "/v1/admin/workspaces/default/agents", {
+      key: ADMIN,
+      ...post({ slug: "helper", display_name: "Helper", provider: "local" }),
+    });
     expect(agent.status).toBe(201);
     const asked = await request(server.url, "/v1/answers", { key, ...post({ input: "Who are you?", stream: false }) });
     expect(asked.status).toBe(202);
@@ -52,7 +55,10 @@ describe("backup and restore [embedded]", () => {
 
     const restoredDir = join(tempDir("memoryd-e2e-restored-"), "data");
     expect(await cliOk(["restore", file, "--data-dir", restoredDir])).toContain(`restored ${file}`);
-    const exported = (await cliOk(["facts", "export", "--workspace", "default", "--data-dir", restoredDir])).trim().split("\n").map((l) => (JSON.parse(l) as { text: string }).text);
+    const exported = (await cliOk(["facts", "export", "--workspace", "default", "--data-dir", restoredDir]))
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { text: string }).text);
     for (const text of before) expect(exported).toContain(text);
 
     const restored = await startServer({ dataDir: restoredDir, env: { MEMORYD_ADMIN_TOKEN: ADMIN } });

@@ -85,11 +85,7 @@ async function buildOnce(): Promise<string> {
   try {
     if (binaryIsFresh()) return BINARY; // someone else built it while we waited
     const proc = Bun.spawn([process.execPath, "run", "build"], { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (code !== 0 || !existsSync(BINARY)) {
       throw new Error(`bun run build failed (exit ${code}):\n${stdout}\n${stderr}`);
     }
@@ -145,11 +141,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   liveProcs.add(proc);
   const timer = setTimeout(() => proc.kill("SIGKILL"), options.timeoutMs ?? 30_000);
   try {
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     return { code, stdout, stderr };
   } finally {
     clearTimeout(timer);
@@ -260,11 +252,7 @@ const BOOTSTRAP_SECRET = /API key \(shown once[^)]*\)[^:]*:\s*(ak_(?:test|live)_
 export async function startServer(options: StartOptions = {}): Promise<ServerHandle> {
   const binary = await ensureBinary();
   const dbArgs =
-    options.databaseUrl !== undefined
-      ? ["--database-url", options.databaseUrl]
-      : options.dataDir !== undefined
-        ? ["--data-dir", options.dataDir]
-        : [];
+    options.databaseUrl !== undefined ? ["--database-url", options.databaseUrl] : options.dataDir !== undefined ? ["--data-dir", options.dataDir] : [];
   const proc = Bun.spawn([binary, "serve", "--port", "0", "--host", "127.0.0.1", ...dbArgs, ...(options.args ?? [])], {
     cwd: options.cwd ?? tempDir("memoryd-e2e-cwd-"),
     env: childEnv(options.env),

@@ -28,7 +28,19 @@ test("workspaces create of an existing slug exits 1 (a conflict, not a usage err
 });
 
 test("keys create with --expires-at in the past is refused and creates nothing", async () => {
-  const past = await runCli(["keys", "create", "--workspace", "acme", "--name", "old", "--scopes", "memory.read", "--expires-at", "2020-01-01T00:00:00Z", ...db]);
+  const past = await runCli([
+    "keys",
+    "create",
+    "--workspace",
+    "acme",
+    "--name",
+    "old",
+    "--scopes",
+    "memory.read",
+    "--expires-at",
+    "2020-01-01T00:00:00Z",
+    ...db,
+  ]);
   expect(past.code).toBe(2);
   expect(past.stderr).toContain("in the past");
   expect(JSON.parse(await cliOk(["keys", "list", "--workspace", "acme", "--json", ...db])).keys).toEqual([]);
@@ -103,11 +115,21 @@ test("agents: list shows main, create, update, delete (not main); team remove; f
   const keyJson = JSON.parse(await cliOk(["keys", "create", "--workspace", "ops", "--name", "w", "--scopes", "memory.write", "--json", ...db]));
   expect(keyJson.secret).toMatch(/^ak_test_/);
   const file = join(tempDir(), "facts.jsonl");
-  await Bun.write(file, `${JSON.stringify({ text: "Dana prefers tea.", end_user: { id: "u-1", name: "Dana" } })}\n${JSON.stringify({ text: "Office closes at six." })}\n`);
+  await Bun.write(
+    file,
+    `${JSON.stringify({ text: "Dana prefers tea.", end_user: { id: "u-1", name: "Dana" } })}\n${JSON.stringify({ text: "Office closes at six." })}\n`,
+  );
   await cliOk(["facts", "import", file, "--workspace", "ops", ...db]);
-  const exported = (await cliOk(["end-users", "export", "ops", "u-1", ...db])).trim().split("\n").map((l) => JSON.parse(l));
+  const exported = (await cliOk(["end-users", "export", "ops", "u-1", ...db]))
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(exported.map((f: { text: string }) => f.text)).toEqual(["Dana prefers tea."]);
-  const office = (await cliOk(["facts", "export", "--workspace", "ops", ...db])).trim().split("\n").map((l) => JSON.parse(l)).find((f: { text: string }) => f.text === "Office closes at six.");
+  const office = (await cliOk(["facts", "export", "--workspace", "ops", ...db]))
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l))
+    .find((f: { text: string }) => f.text === "Office closes at six.");
   expect(JSON.parse(await cliOk(["facts", "delete", office.fact_id, "--json", ...db]))).toEqual({ fact_id: office.fact_id, restored: [] });
   expect((await runCli(["facts", "delete", office.fact_id, ...db])).code).toBe(1);
 });

@@ -25,10 +25,17 @@ describe("OAuth clients identified by a metadata document [embedded]", () => {
 
   beforeAll(async () => {
     docs = documentServer((o) => ({
-      "/client.json": [200, JSON.stringify({ client_id: `${o}/client.json`, client_name: "Metadata Connector", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" }), { "cache-control": "max-age=600" }],
+      "/client.json": [
+        200,
+        JSON.stringify({ client_id: `${o}/client.json`, client_name: "Metadata Connector", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" }),
+        { "cache-control": "max-age=600" },
+      ],
       "/impostor.json": [200, JSON.stringify({ client_id: `${o}/client.json`, client_name: "Impostor", redirect_uris: [REDIRECT_URI] })],
       "/huge.json": [200, JSON.stringify({ client_id: `${o}/huge.json`, client_name: "x".repeat(6000), redirect_uris: [REDIRECT_URI] })],
-      "/secret-client.json": [200, JSON.stringify({ client_id: `${o}/secret-client.json`, redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "private_key_jwt" })],
+      "/secret-client.json": [
+        200,
+        JSON.stringify({ client_id: `${o}/secret-client.json`, redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "private_key_jwt" }),
+      ],
       "/moved.json": [302, "", { location: "/moved.json" }],
       "/not-json.json": [200, "<html>hello</html>"],
     }));

@@ -20,7 +20,8 @@ let otherSite: Server<unknown>;
 let externalKey = "";
 
 /** A site that serves one empty page: the origin a browser script runs in. */
-const site = (): Server<unknown> => Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("<!doctype html><title>site</title>", { headers: { "content-type": "text/html" } }) });
+const site = (): Server<unknown> =>
+  Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("<!doctype html><title>site</title>", { headers: { "content-type": "text/html" } }) });
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
@@ -34,7 +35,23 @@ beforeAll(async () => {
     body: JSON.stringify({ facts: [{ text: "Orders ship within two days." }] }),
   });
   await memoryd.stop();
-  externalKey = JSON.parse(await cliOk(["keys", "create", "--workspace", "default", "--name", "web", "--scopes", "memory.read", "--audience", "external", "--json", "--data-dir", dataDir])).secret;
+  externalKey = JSON.parse(
+    await cliOk([
+      "keys",
+      "create",
+      "--workspace",
+      "default",
+      "--name",
+      "web",
+      "--scopes",
+      "memory.read",
+      "--audience",
+      "external",
+      "--json",
+      "--data-dir",
+      dataDir,
+    ]),
+  ).secret;
   memoryd = await startServer({ dataDir, env: { MEMORYD_ALLOWED_ORIGINS: `http://127.0.0.1:${allowedSite.port}` } });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
 });

@@ -395,7 +395,14 @@ describe(`operator CLI [${CLI_KIND}]`, () => {
     for (const entry of listed.keys) expect(Object.keys(entry).sort()).toEqual(LISTED_KEY_FIELDS);
     expect(listed.keys.map((k: { id: string }) => k.id).sort()).toEqual([a.id, b.id].sort());
     const second = listed.keys.find((k: { id: string }) => k.id === b.id);
-    expect(second).toMatchObject({ prefix: b.prefix, name: "second", scopes: ["memory.read", "memory.write"], audience: "external", revoked_at: null, expires_at: null });
+    expect(second).toMatchObject({
+      prefix: b.prefix,
+      name: "second",
+      scopes: ["memory.read", "memory.write"],
+      audience: "external",
+      revoked_at: null,
+      expires_at: null,
+    });
 
     const human = await cliOk(["keys", "list", "--workspace", workspace, ...target.flags]);
     expect(human).toContain(a.prefix);
@@ -784,7 +791,10 @@ for (const kind of KINDS) {
         expect(a.port).not.toBe(b.port);
 
         await awaitRoomyWindow(8);
-        const tasks = Array.from({ length: 140 }, (_, i) => () => whoami(i % 2 === 0 ? a : b, key.secret).then((res) => ({ res, server: i % 2 === 0 ? "a" : "b" })));
+        const tasks = Array.from(
+          { length: 140 },
+          (_, i) => () => whoami(i % 2 === 0 ? a : b, key.secret).then((res) => ({ res, server: i % 2 === 0 ? "a" : "b" })),
+        );
         const results = await pool(tasks, 20);
         const ok = results.filter((r) => r.res.status === 200);
         const limited = results.filter((r) => r.res.status === 429);
@@ -911,7 +921,10 @@ for (const kind of KINDS) {
         const server = await serveOn(target);
         const secret = server.secret ?? "";
         await awaitRoomyWindow(8);
-        const results = await pool(Array.from({ length: 125 }, () => () => whoami(server, secret)), 10);
+        const results = await pool(
+          Array.from({ length: 125 }, () => () => whoami(server, secret)),
+          10,
+        );
         expect(results.filter((r) => r.status === 200)).toHaveLength(120);
         const limited = results.filter((r) => r.status === 429);
         expect(limited).toHaveLength(5);

@@ -68,9 +68,7 @@ for (const kind of KINDS) {
       const client = await connect();
       expect(client.getServerVersion()).toEqual({ name: "memoryd", version: pkg.version });
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(
-        ["ask_worker", "get_memory_context", "search_memory", "teach_memory", "wait_for_answer", "whoami"],
-      );
+      expect(tools.map((t) => t.name).sort()).toEqual(["ask_worker", "get_memory_context", "search_memory", "teach_memory", "wait_for_answer", "whoami"]);
       for (const t of tools) {
         expect(t.description!.length).toBeGreaterThan(40);
         expect(t.inputSchema.type).toBe("object");

@@ -91,7 +91,10 @@ describe("facts import / export / pin and end-users forget (binary, embedded)", 
     const db = ["--data-dir", dataDir];
     const file = join(tempDir(), "bulk.jsonl");
     const count = 3000;
-    const texts = Array.from({ length: count }, (_, i) => `Shipment ${i} left warehouse ${i % 7} with ${i * 3} crates of ${["oranges", "bolts", "paper"][i % 3]}.`);
+    const texts = Array.from(
+      { length: count },
+      (_, i) => `Shipment ${i} left warehouse ${i % 7} with ${i * 3} crates of ${["oranges", "bolts", "paper"][i % 3]}.`,
+    );
     // Several read chunks (64 KiB each), lines split across them, and Windows line ends.
     await Bun.write(file, `${texts.map((text) => JSON.stringify({ text, origin: "ingested" })).join("\r\n")}\r\n`);
     expect((await Bun.file(file).arrayBuffer()).byteLength).toBeGreaterThan(3 * 65536);

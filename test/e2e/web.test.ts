@@ -58,7 +58,11 @@ afterAll(async () => {
 async function expectText(locator: Locator, text: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const seen = (await locator.first().textContent({ timeout: 1_000 }).catch(() => null)) ?? "";
+    const seen =
+      (await locator
+        .first()
+        .textContent({ timeout: 1_000 })
+        .catch(() => null)) ?? "";
     if (seen.includes(text)) return;
     if (Date.now() > deadline) {
       await shot("failure");
@@ -80,7 +84,8 @@ async function shownSecret(): Promise<string> {
 }
 
 const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-const rest = (path: string, key: string, body: unknown) => request(server.url, path, { method: "POST", key, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+const rest = (path: string, key: string, body: unknown) =>
+  request(server.url, path, { method: "POST", key, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
 test("sign-in refuses a wrong token next to the field, then signs in with the admin credential", async () => {
   await page.goto(`${server.url}/app`);
@@ -127,7 +132,10 @@ test("a workspace and a key: the secret is shown once, works over REST, and revo
   await page.getByRole("heading", { name: "API keys" }).waitFor();
   expect(await page.locator("[data-key-secret]").count()).toBe(0);
   page.once("dialog", (dialog) => dialog.accept());
-  await page.getByRole("row", { name: /support bot/ }).getByRole("button", { name: "Revoke" }).click();
+  await page
+    .getByRole("row", { name: /support bot/ })
+    .getByRole("button", { name: "Revoke" })
+    .click();
   await expectText(page.getByRole("row", { name: /support bot/ }), "revoked");
   const refused = await rest("/v1/memory/search", secret, { query: "manager" });
   expect([refused.status, (refused.json as { error: { code: string } }).error.code]).toEqual([401, "api_key_revoked"]);
@@ -173,11 +181,17 @@ test("facts: search, pin, history and delete; a fact that expires says when", as
   await visible(row);
   await row.getByRole("button", { name: "Pin" }).click();
   await expectText(page.getByRole("row", { name: /Ana's manager is Bo/ }), "pinned");
-  await page.getByRole("row", { name: /Ana's manager is Bo/ }).getByRole("button", { name: "History" }).click();
+  await page
+    .getByRole("row", { name: /Ana's manager is Bo/ })
+    .getByRole("button", { name: "History" })
+    .click();
   await visible(page.getByText("No other version of this claim."));
   await shot("08-facts");
   page.once("dialog", (dialog) => dialog.accept());
-  await page.getByRole("row", { name: /Ana's manager is Bo/ }).getByRole("button", { name: "Delete" }).click();
+  await page
+    .getByRole("row", { name: /Ana's manager is Bo/ })
+    .getByRole("button", { name: "Delete" })
+    .click();
   await visible(page.getByText("No facts match."));
 });
 

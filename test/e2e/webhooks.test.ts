@@ -39,7 +39,11 @@ async function killedMidDelivery(target: StartOptions): Promise<void> {
       ...post({ url: hook.url, events: ["fact.created"] }, ADMIN),
     });
     expect(created.status).toBe(201);
-    const taught = await request(first.url, "/v1/memory/facts", post({ facts: [{ text: "Crate 1 waits at the north depot." }, { text: "Crate 2 waits at the south depot." }] }, key));
+    const taught = await request(
+      first.url,
+      "/v1/memory/facts",
+      post({ facts: [{ text: "Crate 1 waits at the north depot." }, { text: "Crate 2 waits at the south depot." }] }, key),
+    );
     expect(taught.status).toBe(202);
     const firstTry = await until("the first delivery", () => hook.received[0]);
     first.proc.kill("SIGKILL");

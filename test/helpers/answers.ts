@@ -78,8 +78,6 @@ export async function untilFinal(app: App, db: Db, key: string, answerId: string
     if (Date.now() - started > timeoutMs) throw new Error(`answer ${answerId} still ${status} after ${timeoutMs} ms`);
     await Bun.sleep(25);
   }
-  const res = await app.handle(
-    new Request(`http://localhost/v1/answers/${answerId}?include=sources`, { headers: { authorization: `Bearer ${key}` } }),
-  );
+  const res = await app.handle(new Request(`http://localhost/v1/answers/${answerId}?include=sources`, { headers: { authorization: `Bearer ${key}` } }));
   return ((await res.json()) as { data: unknown }).data;
 }

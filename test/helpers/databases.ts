@@ -14,9 +14,8 @@ export type DbKind = "embedded" | "postgres";
 /** Embedded always; Postgres too when TEST_DATABASE_URL names a server (CI sets it). */
 export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ["embedded", "postgres"] : ["embedded"];
 
-const pgliteVersion = (
-  JSON.parse(readFileSync(join(import.meta.dir, "../../node_modules/@electric-sql/pglite/package.json"), "utf8")) as { version: string }
-).version;
+const pgliteVersion = (JSON.parse(readFileSync(join(import.meta.dir, "../../node_modules/@electric-sql/pglite/package.json"), "utf8")) as { version: string })
+  .version;
 const templatePath = join(tmpdir(), `memoryd-test-pgdata-${pgliteVersion}.tar`);
 
 /** initdb costs seconds, so every embedded test database starts from one cached template. */

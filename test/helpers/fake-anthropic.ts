@@ -92,13 +92,7 @@ export interface FakeHangResponse {
   hang: true;
 }
 
-export type FakeResponse =
-  | FakeTextResponse
-  | FakeToolUseResponse
-  | FakeErrorResponse
-  | FakeStreamErrorResponse
-  | FakeDropResponse
-  | FakeHangResponse;
+export type FakeResponse = FakeTextResponse | FakeToolUseResponse | FakeErrorResponse | FakeStreamErrorResponse | FakeDropResponse | FakeHangResponse;
 
 /** What the fake received, in arrival order (retries included). */
 export interface RecordedRequest {
@@ -186,10 +180,7 @@ export function createFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnt
   };
 
   /** A 200 SSE response whose body `write` produces; the body ends when `write` resolves. */
-  function streamResponse(
-    req: Request,
-    write: (emit: (chunk: Uint8Array) => void, cancelled: () => boolean) => Promise<void>,
-  ): Response {
+  function streamResponse(req: Request, write: (emit: (chunk: Uint8Array) => void, cancelled: () => boolean) => Promise<void>): Response {
     let cancelled = false;
     req.signal.addEventListener("abort", () => {
       cancelled = true;
@@ -388,7 +379,7 @@ export function createFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnt
 
   const server = loopbackServer(async (req, path, headers) => {
     const text = await req.text();
-    let body: unknown ;
+    let body: unknown;
     try {
       body = text === "" ? undefined : JSON.parse(text);
     } catch {

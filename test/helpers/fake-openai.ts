@@ -117,10 +117,23 @@ const nextId = (prefix: string): string => {
   counter += 1;
   return `${prefix}_fake${counter}`;
 };
-const DEFAULT_TYPES: Record<number, string> = { 400: "invalid_request_error", 401: "invalid_request_error", 429: "requests", 500: "server_error", 503: "server_error" };
+const DEFAULT_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "invalid_request_error",
+  429: "requests",
+  500: "server_error",
+  503: "server_error",
+};
 
 function errorResponse(error: FakeErrorResponse["error"]): Response {
-  const body = { error: { message: error.message ?? `fake error ${error.status}`, type: error.type ?? DEFAULT_TYPES[error.status] ?? "server_error", param: null, code: error.code ?? null } };
+  const body = {
+    error: {
+      message: error.message ?? `fake error ${error.status}`,
+      type: error.type ?? DEFAULT_TYPES[error.status] ?? "server_error",
+      param: null,
+      code: error.code ?? null,
+    },
+  };
   return new Response(JSON.stringify(body), {
     status: error.status,
     headers: { "content-type": "application/json", "retry-after-ms": "1", "x-request-id": nextId("req") },
@@ -183,7 +196,8 @@ export function createFakeOpenAI(defaultReply = "Hello from the fake model."): F
       return sse(req, async (emit) => {
         emit(chunk({ role: "assistant", content: "" }));
         for (const piece of split(response.text ?? "", 3)) emit(chunk({ content: piece }));
-        if ("streamError" in response) emit({ error: { message: response.streamError.message, type: response.streamError.type ?? "server_error", param: null, code: null } });
+        if ("streamError" in response)
+          emit({ error: { message: response.streamError.message, type: response.streamError.type ?? "server_error", param: null, code: null } });
         await sleep(5);
       });
     }
@@ -210,9 +224,19 @@ export function createFakeOpenAI(defaultReply = "Hello from the fake model."): F
       }
       emit(chunk({}, response.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop")));
       if (body.stream_options?.include_usage && response.usage !== false) {
-        const estimate = { prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4), completion_tokens: Math.max(1, Math.ceil((response.text ?? "").length / 4)) };
+        const estimate = {
+          prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4),
+          completion_tokens: Math.max(1, Math.ceil((response.text ?? "").length / 4)),
+        };
         const usage = response.usage ?? estimate;
-        emit({ id, object: "chat.completion.chunk", created: 0, model: body.model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+        emit({
+          id,
+          object: "chat.completion.chunk",
+          created: 0,
+          model: body.model,
+          choices: [],
+          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+        });
       }
       emit("[DONE]");
     });

@@ -17,9 +17,7 @@ export const sleep = (ms: number): Promise<void> => (ms > 0 ? Bun.sleep(ms) : Pr
  * An HTTP server on 127.0.0.1 with an OS-assigned port; `handle` gets the request, its path and
  * its headers with lower-cased names.
  */
-export function loopbackServer(
-  handle: (req: Request, path: string, headers: Record<string, string>) => Response | Promise<Response>,
-): Server<undefined> {
+export function loopbackServer(handle: (req: Request, path: string, headers: Record<string, string>) => Response | Promise<Response>): Server<undefined> {
   return Bun.serve({
     port: 0,
     hostname: "127.0.0.1",

@@ -80,7 +80,12 @@ export async function openConsentPage(authorizationUrl: URL | string): Promise<C
   const html = await res.text();
   const fields: Record<string, string> = {};
   for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)" \/>/g)) {
-    fields[match[1]!] = match[2]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    fields[match[1]!] = match[2]!
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
   }
   const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
   return { status: res.status, html, fields, cookie };

@@ -138,12 +138,15 @@ export function providerContract<R>(setup: ContractSetup<R>): void {
 
     test("aborting during a tool call stops before the next model call", async () => {
       setup.fake().enqueue(setup.toolCall("search_memory", { query: "x" }), { text: "never" });
-      const h = harness({}, {
-        searchMemory: async () => {
-          h.controller.abort();
-          return { text: "late", factIds: [] };
+      const h = harness(
+        {},
+        {
+          searchMemory: async () => {
+            h.controller.abort();
+            return { text: "late", factIds: [] };
+          },
         },
-      });
+      );
       expect(await failure(run(h))).not.toBeInstanceOf(ModelError);
       expect(setup.fake().requests.length).toBe(1);
     });

@@ -112,7 +112,10 @@ describeEachDb("admin API", (get) => {
     const key = (await admin("POST", `/v1/admin/workspaces/${slug}/keys`, { name: "ask", scopes: ["answers.write", "memory.write"] })).json.data;
     await call(h.app, "POST", "/v1/memory/facts", { key: key.secret, body: { facts: [{ text: "Refunds take five days." }] } });
     fake.enqueue({ text: "Five days." });
-    const asked = await call(h.app, "POST", "/v1/answers", { key: key.secret, body: { input: "How long do refunds take?", agent_slug: "support", stream: false } });
+    const asked = await call(h.app, "POST", "/v1/answers", {
+      key: key.secret,
+      body: { input: "How long do refunds take?", agent_slug: "support", stream: false },
+    });
     expect((await untilFinal(h.app, get().db, key.secret, asked.json.data.answer_id)).status).toBe("completed");
     const sent = fake.requests.at(-1)!.body;
     expect(sent.model).toBe("claude-support-test");
@@ -131,7 +134,9 @@ describeEachDb("admin API", (get) => {
     // Agents are per workspace: another workspace has only its own main.
     const other = uniqueSlug("other");
     await admin("POST", "/v1/admin/workspaces", { slug: other });
-    expect((await admin("GET", `/v1/admin/workspaces/${other}/agents`)).json.data.agents.map((a: { display_name: string }) => a.display_name)).toEqual(["Main"]);
+    expect((await admin("GET", `/v1/admin/workspaces/${other}/agents`)).json.data.agents.map((a: { display_name: string }) => a.display_name)).toEqual([
+      "Main",
+    ]);
   });
 
   test("team: add, list, remove; unknown member is 404", async () => {
@@ -147,7 +152,9 @@ describeEachDb("admin API", (get) => {
   test("facts: teach, browse with filters and cursor paging, history both ways, pin and unpin, delete (its replaced fact comes back)", async () => {
     const slug = uniqueSlug("facts");
     await admin("POST", "/v1/admin/workspaces", { slug });
-    const taught = await admin("POST", `/v1/admin/workspaces/${slug}/facts`, { facts: [{ text: "Ana's manager is Bo." }, { text: "The password for staging is hunter2." }] });
+    const taught = await admin("POST", `/v1/admin/workspaces/${slug}/facts`, {
+      facts: [{ text: "Ana's manager is Bo." }, { text: "The password for staging is hunter2." }],
+    });
     expect(taught.json.data).toMatchObject({ created: 2 });
     await admin("POST", `/v1/admin/workspaces/${slug}/facts`, { facts: [{ text: "Ana's manager is Cy." }] });
     await admin("POST", `/v1/admin/workspaces/${slug}/facts`, { facts: [{ text: "Dana prefers tea." }], end_user: { id: "u-1", name: "Dana" } });
@@ -186,7 +193,10 @@ describeEachDb("admin API", (get) => {
 
     // A key holder's search sees the delete at once: Cy is gone and Bo, which Cy had replaced, is back.
     const key = (await admin("POST", `/v1/admin/workspaces/${slug}/keys`, { name: "r", scopes: ["memory.read"] })).json.data;
-    const search = async () => (await call(h.app, "POST", "/v1/memory/search", { key: key.secret, body: { query: "Ana manager" } })).json.data.facts.map((f: { fact_text: string }) => f.fact_text);
+    const search = async () =>
+      (await call(h.app, "POST", "/v1/memory/search", { key: key.secret, body: { query: "Ana manager" } })).json.data.facts.map(
+        (f: { fact_text: string }) => f.fact_text,
+      );
     expect(await search()).toEqual(["Ana's manager is Cy."]);
     expect((await admin("DELETE", `/v1/admin/facts/${cy.fact_id}`)).json.data).toEqual({ fact_id: cy.fact_id, restored: [bo.fact_id] });
     expect(await search()).toEqual(["Ana's manager is Bo."]);
@@ -197,17 +207,28 @@ describeEachDb("admin API", (get) => {
   test("end users: list, export one user's facts as JSONL, forget with a receipt; recent answers", async () => {
     const slug = uniqueSlug("eu");
     await admin("POST", "/v1/admin/workspaces", { slug, credits: 10 });
-    await admin("POST", `/v1/admin/workspaces/${slug}/facts`, { facts: [{ text: "Dana prefers tea." }, { text: "Dana lives in Porto." }], end_user: { id: "u-7", name: "Dana" } });
+    await admin("POST", `/v1/admin/workspaces/${slug}/facts`, {
+      facts: [{ text: "Dana prefers tea." }, { text: "Dana lives in Porto." }],
+      end_user: { id: "u-7", name: "Dana" },
+    });
     await admin("POST", `/v1/admin/workspaces/${slug}/facts`, { facts: [{ text: "Office closes at six." }] });
     const key = (await admin("POST", `/v1/admin/workspaces/${slug}/keys`, { name: "a", scopes: ["answers.write"] })).json.data;
     fake.enqueue({ text: "Tea." });
-    const asked = await call(h.app, "POST", "/v1/answers", { key: key.secret, body: { input: "What does Dana drink?", end_user: { id: "u-7" }, stream: false } });
+    const asked = await call(h.app, "POST", "/v1/answers", {
+      key: key.secret,
+      body: { input: "What does Dana drink?", end_user: { id: "u-7" }, stream: false },
+    });
     await untilFinal(h.app, get().db, key.secret, asked.json.data.answer_id);
 
-    expect((await admin("GET", `/v1/admin/workspaces/${slug}/end-users`)).json.data.end_users).toEqual([{ id: "u-7", name: "Dana", live_facts: 2, answers: 1 }]);
+    expect((await admin("GET", `/v1/admin/workspaces/${slug}/end-users`)).json.data.end_users).toEqual([
+      { id: "u-7", name: "Dana", live_facts: 2, answers: 1 },
+    ]);
     const exported = await call(h.app, "GET", `/v1/admin/workspaces/${slug}/end-users/u-7/export`, { key: TEST_ADMIN_TOKEN });
     expect(exported.headers.get("content-type")).toContain("application/x-ndjson");
-    const lines = exported.text.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = exported.text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l: { text: string; end_user: unknown }) => [l.text, l.end_user])).toEqual([
       ["Dana prefers tea.", { id: "u-7", name: "Dana" }],
       ["Dana lives in Porto.", { id: "u-7", name: "Dana" }],

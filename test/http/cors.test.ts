@@ -30,7 +30,11 @@ describeEachDb("CORS", (get) => {
     expect(res.headers.get("access-control-allow-origin")).toBe(ALLOWED);
     expect(res.headers.get("access-control-expose-headers")).toContain("x-ratelimit-remaining");
     expect(res.headers.get("vary")).toContain("Origin");
-    const denied = await call(app(), "POST", "/v1/memory/search", { key: "ak_test_wrongwrongwrongwrongwrongwrong12", headers: { origin: ALLOWED }, body: { query: "x" } });
+    const denied = await call(app(), "POST", "/v1/memory/search", {
+      key: "ak_test_wrongwrongwrongwrongwrongwrong12",
+      headers: { origin: ALLOWED },
+      body: { query: "x" },
+    });
     expect([denied.status, denied.headers.get("access-control-allow-origin")]).toEqual([401, ALLOWED]);
     const other = await call(app(), "POST", "/v1/memory/search", { key: key.secret, headers: { origin: "https://evil.example" }, body: { query: "x" } });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();

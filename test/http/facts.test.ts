@@ -62,7 +62,8 @@ describeEachDb("facts API", (get) => {
     const key = await makeKey(get().db);
     await teach(a, key, ["Ana's manager is Bo."]);
     await teach(a, key, ["Ana's manager is Cy."]);
-    const search = async (app: ReturnType<typeof testApp>) => texts(await call(app, "POST", "/v1/memory/search", { key: key.secret, body: { query: "Ana manager" } }));
+    const search = async (app: ReturnType<typeof testApp>) =>
+      texts(await call(app, "POST", "/v1/memory/search", { key: key.secret, body: { query: "Ana manager" } }));
     expect(await search(b)).toEqual(["Ana's manager is Cy."]);
     const cy = (await call(a, "GET", "/v1/memory/facts", { key: key.secret })).json.data.facts[0].fact_id;
 

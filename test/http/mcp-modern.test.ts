@@ -115,7 +115,12 @@ describeEachDb("MCP 2026-07-28 beside the 2025 revisions (SDK v2 client + raw JS
     expect(mismatch.json).toMatchObject({ jsonrpc: "2.0", id: 12, error: { code: -32020 } });
     // A revision we do not speak: -32022 naming the ones we do.
     const future = await send(
-      { jsonrpc: "2.0", id: 13, method: "tools/list", params: { _meta: { ...modernBody("x", {}, 0).params._meta, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } },
+      {
+        jsonrpc: "2.0",
+        id: 13,
+        method: "tools/list",
+        params: { _meta: { ...modernBody("x", {}, 0).params._meta, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+      },
       { ...modernHeaders("tools/list"), "mcp-protocol-version": "2099-01-01" },
     );
     expect(future.json).toMatchObject({ jsonrpc: "2.0", id: 13, error: { code: -32022 } });
@@ -133,7 +138,10 @@ describeEachDb("MCP 2026-07-28 beside the 2025 revisions (SDK v2 client + raw JS
     const anonymous = await rpc(served.base, modernBody("tools/list", {}, 1), { headers: modernHeaders("tools/list") });
     expect(anonymous.status).toBe(401);
     expect(anonymous.json.error.code).toBe("api_key_invalid");
-    const foreign = await rpc(served.base, modernBody("tools/list", {}, 1), { key: key.secret, headers: { ...modernHeaders("tools/list"), origin: "https://evil.example" } });
+    const foreign = await rpc(served.base, modernBody("tools/list", {}, 1), {
+      key: key.secret,
+      headers: { ...modernHeaders("tools/list"), origin: "https://evil.example" },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.json.error.code).toBe("forbidden_origin");
   });

@@ -86,7 +86,10 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
   test("tools/list shows exactly what the key's scopes allow, each tool fully described", async () => {
     const cases: [Scope[], string[]][] = [
       [["memory.read"], READ_TOOLS],
-      [["memory.read", "memory.write"], [...READ_TOOLS, "teach_memory"]],
+      [
+        ["memory.read", "memory.write"],
+        [...READ_TOOLS, "teach_memory"],
+      ],
       [["answers.write"], ["whoami", "ask_worker", "wait_for_answer"]],
       [["memory.write"], ["whoami", "teach_memory"]],
       [["memory.read", "memory.write", "answers.write"], ALL_TOOLS],
@@ -104,9 +107,14 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
     }
     const client = await connect(await makeKey(get().db));
     const byName = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName.get("ask_worker")!.inputSchema.properties ?? {}).sort()).toEqual(
-      ["agent_slug", "conversation_id", "end_user", "idempotency_key", "input", "timeout_seconds"],
-    );
+    expect(Object.keys(byName.get("ask_worker")!.inputSchema.properties ?? {}).sort()).toEqual([
+      "agent_slug",
+      "conversation_id",
+      "end_user",
+      "idempotency_key",
+      "input",
+      "timeout_seconds",
+    ]);
     expect(Object.keys(byName.get("search_memory")!.inputSchema.properties ?? {}).sort()).toEqual(["as_of", "end_user", "limit", "query"]);
     const teachItem = (byName.get("teach_memory")!.inputSchema.properties as { facts: { items: { properties: Record<string, unknown> } } }).facts.items;
     expect(Object.keys(teachItem.properties).sort()).toEqual(["expires_at", "observed_at", "text"]);
@@ -147,11 +155,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
 
   test("search_memory and get_memory_context return exactly what the REST endpoints' data holds", async () => {
     const key = await makeKey(get().db);
-    await teachRest(key, [
-      "We decided to use Postgres for the billing service.",
-      "Priya prefers async standups.",
-      "The billing service deploys on Tuesdays.",
-    ]);
+    await teachRest(key, ["We decided to use Postgres for the billing service.", "Priya prefers async standups.", "The billing service deploys on Tuesdays."]);
     await teachRest(key, ["Loves dark roast coffee for billing calls"], { end_user: { id: "cust-42", name: "Dana" } });
     const client = await connect(key);
     const inputs: Record<string, unknown>[] = [

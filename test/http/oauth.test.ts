@@ -81,7 +81,13 @@ async function grantCode(app: App, key: TestKey, choice: Consent = {}) {
 
 async function tokens(app: App, key: TestKey, choice: Consent = {}) {
   const grant = await grantCode(app, key, choice);
-  const res = await token(app, { grant_type: "authorization_code", code: grant.code, code_verifier: grant.verifier, redirect_uri: REDIRECT, client_id: grant.clientId });
+  const res = await token(app, {
+    grant_type: "authorization_code",
+    code: grant.code,
+    code_verifier: grant.verifier,
+    redirect_uri: REDIRECT,
+    client_id: grant.clientId,
+  });
   expect(res.status).toBe(200);
   return { ...grant, access: res.json.access_token as string, refresh: res.json.refresh_token as string, json: res.json, headers: res.headers };
 }
@@ -165,7 +171,11 @@ describeEachDb("OAuth endpoints", (get) => {
     expect(otherPort.headers.get("content-security-policy")).toContain("form-action 'self' http://127.0.0.1:50123;");
     const ipv6 = await call(app, "GET", `/oauth/authorize?${authorizeQuery(native.client_id, challenge, { redirect_uri: "http://[::1]:33418/cb" })}`);
     expect(ipv6.headers.get("content-security-policy")).toContain("form-action 'self' http:;");
-    const otherPath = await call(app, "GET", `/oauth/authorize?${authorizeQuery(native.client_id, challenge, { redirect_uri: "http://127.0.0.1:50123/other" })}`);
+    const otherPath = await call(
+      app,
+      "GET",
+      `/oauth/authorize?${authorizeQuery(native.client_id, challenge, { redirect_uri: "http://127.0.0.1:50123/other" })}`,
+    );
     expect(otherPath.status).toBe(400);
 
     const page = await call(app, "GET", `/oauth/authorize?${authorizeQuery(client.client_id, challenge)}`);
@@ -218,7 +228,11 @@ describeEachDb("OAuth endpoints", (get) => {
     const missing = await consent(app, client.client_id, challenge, { admin: { token: TEST_ADMIN_TOKEN, workspace: "no-such-ws" } });
     expect(missing.text).toContain("there is no workspace &quot;no-such-ws&quot;");
 
-    const ok = await consent(app, client.client_id, challenge, { admin: { token: TEST_ADMIN_TOKEN, workspace }, scopes: ["memory.read", "answers.write"], audience: "external" });
+    const ok = await consent(app, client.client_id, challenge, {
+      admin: { token: TEST_ADMIN_TOKEN, workspace },
+      scopes: ["memory.read", "answers.write"],
+      audience: "external",
+    });
     expect(ok.status).toBe(303);
     const code = new URL(ok.headers.get("location")!).searchParams.get("code")!;
     const issued = await token(app, { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id });
@@ -288,7 +302,13 @@ describeEachDb("OAuth endpoints", (get) => {
     expect(unknown.json.error).toBe("invalid_client");
     const grant = await grantCode(app, key);
     await revokeKey(get().db, key.id);
-    const late = await token(app, { grant_type: "authorization_code", code: grant.code, code_verifier: grant.verifier, redirect_uri: REDIRECT, client_id: grant.clientId });
+    const late = await token(app, {
+      grant_type: "authorization_code",
+      code: grant.code,
+      code_verifier: grant.verifier,
+      redirect_uri: REDIRECT,
+      client_id: grant.clientId,
+    });
     expect(late.json).toMatchObject({ error: "invalid_grant" });
     expect(late.json.error_description).toContain("revoked or expired");
   });
@@ -326,7 +346,10 @@ describeEachDb("OAuth endpoints", (get) => {
     expect((await call(app, "GET", "/v1/whoami", { key: again.access })).status).toBe(200);
 
     const revoke = (tokenValue: string) =>
-      call(app, "POST", "/oauth/revoke", { rawBody: new URLSearchParams({ token: tokenValue }).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+      call(app, "POST", "/oauth/revoke", {
+        rawBody: new URLSearchParams({ token: tokenValue }).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
     expect((await revoke(narrowed.json.refresh_token)).status).toBe(200);
     expect((await call(app, "GET", "/v1/whoami", { key: narrowed.json.access_token })).json.error.code).toBe("api_key_revoked");
     expect((await revoke(`mat_${"x".repeat(40)}`)).status).toBe(200);

@@ -40,7 +40,9 @@ describeEachDb("OpenAPI", (get) => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
     const check = (method: string, path: string, status: number, body: unknown): void => {
-      const schema = doc.paths[path]?.[method]?.responses[String(status)]?.content?.["application/json"]?.schema ?? doc.paths[path]?.[method]?.responses.default?.content?.["application/json"]?.schema;
+      const schema =
+        doc.paths[path]?.[method]?.responses[String(status)]?.content?.["application/json"]?.schema ??
+        doc.paths[path]?.[method]?.responses.default?.content?.["application/json"]?.schema;
       expect(schema).toBeDefined();
       const validate = ajv.compile(schema as object);
       const ok = validate(body);
@@ -48,13 +50,21 @@ describeEachDb("OpenAPI", (get) => {
     };
 
     const key = await makeKey(get().db);
-    const taught = await call(app, "POST", "/v1/memory/facts", { key: key.secret, body: { facts: [{ text: "Ana's manager is Bo." }, { text: "Ana's manager is Cy." }] } });
+    const taught = await call(app, "POST", "/v1/memory/facts", {
+      key: key.secret,
+      body: { facts: [{ text: "Ana's manager is Bo." }, { text: "Ana's manager is Cy." }] },
+    });
     check("post", "/v1/memory/facts", 202, taught.json);
     check("post", "/v1/memory/search", 200, (await call(app, "POST", "/v1/memory/search", { key: key.secret, body: { query: "Ana manager" } })).json);
     check("post", "/v1/memory/context", 200, (await call(app, "POST", "/v1/memory/context", { key: key.secret, body: { query: "Ana manager" } })).json);
     const listed = await call(app, "GET", "/v1/memory/facts", { key: key.secret });
     check("get", "/v1/memory/facts", 200, listed.json);
-    check("get", "/v1/memory/facts/{fact_id}", 200, (await call(app, "GET", `/v1/memory/facts/${listed.json.data.facts[0].fact_id}`, { key: key.secret })).json);
+    check(
+      "get",
+      "/v1/memory/facts/{fact_id}",
+      200,
+      (await call(app, "GET", `/v1/memory/facts/${listed.json.data.facts[0].fact_id}`, { key: key.secret })).json,
+    );
     check("get", "/v1/whoami", 200, (await call(app, "GET", "/v1/whoami", { key: key.secret })).json);
     const queued = await call(app, "POST", "/v1/answers", { key: key.secret, body: { input: "Who is Ana's manager?", stream: false } });
     check("post", "/v1/answers", 202, queued.json);

@@ -16,8 +16,18 @@ describeEachDb("trusted proxies", (get) => {
   let stops: (() => Promise<unknown>)[] = [];
 
   beforeAll(() => {
-    const trusted = testApp(get().db, { trustedProxies: ["127.0.0.1", "::1"] }, undefined, createLogger("info", (l) => lines.push(l)));
-    const plain = testApp(get().db, {}, undefined, createLogger("info", (l) => lines.push(l)));
+    const trusted = testApp(
+      get().db,
+      { trustedProxies: ["127.0.0.1", "::1"] },
+      undefined,
+      createLogger("info", (l) => lines.push(l)),
+    );
+    const plain = testApp(
+      get().db,
+      {},
+      undefined,
+      createLogger("info", (l) => lines.push(l)),
+    );
     for (const app of [trusted, plain]) app.listen({ port: 0, hostname: "127.0.0.1" });
     trustedBase = `http://127.0.0.1:${trusted.server!.port}`;
     plainBase = `http://127.0.0.1:${plain.server!.port}`;
@@ -52,7 +62,9 @@ describeEachDb("trusted proxies", (get) => {
     // The log line is written after the response is sent: wait for it.
     const clientOf = async (requestId: string): Promise<string | undefined> => {
       for (let tries = 0; tries < 200; tries++) {
-        const line = lines.map((l) => JSON.parse(l) as { msg: string; request_id?: string; client?: string }).find((l) => l.msg === "request" && l.request_id === requestId);
+        const line = lines
+          .map((l) => JSON.parse(l) as { msg: string; request_id?: string; client?: string })
+          .find((l) => l.msg === "request" && l.request_id === requestId);
         if (line !== undefined) return line.client;
         await Bun.sleep(25);
       }

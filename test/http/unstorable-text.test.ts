@@ -41,16 +41,56 @@ const mcp = (tool: string, args: (text: string) => Record<string, unknown>) => a
 };
 
 const FIELDS: TextField[] = [
-  { route: "POST /v1/memory/facts", field: "facts[1].text", send: rest("POST", "/v1/memory/facts", (t) => ({ facts: [{ text: "Ana likes tea." }, { text: t }] })) },
-  { route: "POST /v1/memory/facts", field: "end_user.id", send: rest("POST", "/v1/memory/facts", (t) => ({ end_user: { id: t }, facts: [{ text: "Ana likes tea." }] })) },
-  { route: "POST /v1/memory/facts", field: "end_user.name", send: rest("POST", "/v1/memory/facts", (t) => ({ end_user: { id: "u1", name: t }, facts: [{ text: "x" }] })) },
+  {
+    route: "POST /v1/memory/facts",
+    field: "facts[1].text",
+    send: rest("POST", "/v1/memory/facts", (t) => ({ facts: [{ text: "Ana likes tea." }, { text: t }] })),
+  },
+  {
+    route: "POST /v1/memory/facts",
+    field: "end_user.id",
+    send: rest("POST", "/v1/memory/facts", (t) => ({ end_user: { id: t }, facts: [{ text: "Ana likes tea." }] })),
+  },
+  {
+    route: "POST /v1/memory/facts",
+    field: "end_user.name",
+    send: rest("POST", "/v1/memory/facts", (t) => ({ end_user: { id: "u1", name: t }, facts: [{ text: "x" }] })),
+  },
   { route: "POST /v1/memory/search", field: "query", send: rest("POST", "/v1/memory/search", (t) => ({ query: t })) },
   { route: "POST /v1/memory/context", field: "query", send: rest("POST", "/v1/memory/context", (t) => ({ query: t })) },
   { route: "POST /v1/answers", field: "conversation_id", send: rest("POST", "/v1/answers", (t) => ({ input: "hi", conversation_id: t })) },
-  { route: "POST /v1/admin/workspaces/:slug/keys", field: "name", send: admin((ws) => `/v1/admin/workspaces/${ws}/keys`, (t) => ({ name: t, scopes: ["memory.read"] })) },
-  { route: "POST /v1/admin/workspaces/:slug/team", field: "name", send: admin((ws) => `/v1/admin/workspaces/${ws}/team`, (t) => ({ name: t })) },
-  { route: "POST /v1/admin/workspaces/:slug/agents", field: "instructions", send: admin((ws) => `/v1/admin/workspaces/${ws}/agents`, (t) => ({ slug: "helper", display_name: "Helper", instructions: t })) },
-  { route: "POST /v1/admin/workspaces/:slug/facts", field: "facts[0].text", send: admin((ws) => `/v1/admin/workspaces/${ws}/facts`, (t) => ({ facts: [{ text: t }] })) },
+  {
+    route: "POST /v1/admin/workspaces/:slug/keys",
+    field: "name",
+    send: admin(
+      (ws) => `/v1/admin/workspaces/${ws}/keys`,
+      (t) => ({ name: t, scopes: ["memory.read"] }),
+    ),
+  },
+  {
+    route: "POST /v1/admin/workspaces/:slug/team",
+    field: "name",
+    send: admin(
+      (ws) => `/v1/admin/workspaces/${ws}/team`,
+      (t) => ({ name: t }),
+    ),
+  },
+  {
+    route: "POST /v1/admin/workspaces/:slug/agents",
+    field: "instructions",
+    send: admin(
+      (ws) => `/v1/admin/workspaces/${ws}/agents`,
+      (t) => ({ slug: "helper", display_name: "Helper", instructions: t }),
+    ),
+  },
+  {
+    route: "POST /v1/admin/workspaces/:slug/facts",
+    field: "facts[0].text",
+    send: admin(
+      (ws) => `/v1/admin/workspaces/${ws}/facts`,
+      (t) => ({ facts: [{ text: t }] }),
+    ),
+  },
   { route: "MCP teach_memory", field: "facts[0].text", send: mcp("teach_memory", (t) => ({ facts: [{ text: t }] })) },
   { route: "MCP search_memory", field: "query", send: mcp("search_memory", (t) => ({ query: t })) },
   { route: "MCP get_memory_context", field: "end_user.id", send: mcp("get_memory_context", (t) => ({ query: "tea", end_user: { id: t } })) },
@@ -84,11 +124,15 @@ describeEachDb("text that cannot be stored", (get) => {
     const workspace = key.workspace;
     let sent = 0;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...FIELDS), fc.oneof(fc.string({ unit: "binary", maxLength: 40 }), fc.string({ maxLength: 40 }), fc.constantFrom(...UNSTORABLE)), async (f, text) => {
-        sent += 1;
-        const res = await f.send(app, key, workspace, text);
-        return res.status < 500;
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...FIELDS),
+        fc.oneof(fc.string({ unit: "binary", maxLength: 40 }), fc.string({ maxLength: 40 }), fc.constantFrom(...UNSTORABLE)),
+        async (f, text) => {
+          sent += 1;
+          const res = await f.send(app, key, workspace, text);
+          return res.status < 500;
+        },
+      ),
       { numRuns: 5_000 },
     );
     expect(sent).toBeGreaterThanOrEqual(5_000);

@@ -32,7 +32,13 @@ describeEachDb("settings web app", (get) => {
     expect(wrong.headers.get("set-cookie")).toBeNull();
     const { header } = await signIn(app);
     expect(header).toMatch(/^memoryd_session=[0-9A-Za-z]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
-    const tls = await app.handle(new Request("https://memory.example.com/app/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: TEST_ADMIN_TOKEN }) }));
+    const tls = await app.handle(
+      new Request("https://memory.example.com/app/session", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: TEST_ADMIN_TOKEN }),
+      }),
+    );
     expect(tls.headers.get("set-cookie")).toEndWith("; Secure");
   });
 

@@ -46,7 +46,11 @@ describeEachDb("webhook admin routes", (get) => {
     expect(loopback.json.error.message).not.toContain("pass");
 
     expect((await admin("DELETE", `/v1/admin/webhooks/${hook.webhook_id}`)).json.data).toEqual({ webhook_id: hook.webhook_id, deleted: true });
-    for (const [method, path] of [["GET", `/v1/admin/webhooks/${hook.webhook_id}`], ["DELETE", `/v1/admin/webhooks/${hook.webhook_id}`], ["GET", "/v1/admin/workspaces/nope/webhooks"]] as const) {
+    for (const [method, path] of [
+      ["GET", `/v1/admin/webhooks/${hook.webhook_id}`],
+      ["DELETE", `/v1/admin/webhooks/${hook.webhook_id}`],
+      ["GET", "/v1/admin/workspaces/nope/webhooks"],
+    ] as const) {
       const res = await admin(method, path);
       expect([res.status, res.json.error.code]).toEqual([404, "not_found"]);
     }

@@ -25,7 +25,7 @@ const CITIES = ["Lyon", "Oslo", "Lima", "Rome", "Kyiv"];
 
 /** Random facts with random observed times and expiries, taught in random order and batches. */
 async function randomHistory(db: Db, workspaceId: string, next: () => number): Promise<number[]> {
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const instants: number[] = [];
   const items: CaptureItem[] = Array.from({ length: 40 }, (_, i) => {
     const observed = START + Math.floor(next() * 30 * 24) * HOUR;
@@ -37,7 +37,10 @@ async function randomHistory(db: Db, workspaceId: string, next: () => number): P
         ? { text: `${pick(["Ana", "Raj"])}'s manager is ${pick(NAMES)}.`, origin: "user_stated" }
         : roll < 0.7
           ? { text: `I live in ${pick(CITIES)}.`, origin: "user_stated", endUser: { id: "cust-1" } }
-          : { text: `Note ${i}: the ${pick(["north", "south"])} depot ships ${pick(["crates", "pallets"])}.`, origin: next() < 0.3 ? "agent_inferred" : "ingested" };
+          : {
+              text: `Note ${i}: the ${pick(["north", "south"])} depot ships ${pick(["crates", "pallets"])}.`,
+              origin: next() < 0.3 ? "agent_inferred" : "ingested",
+            };
     return { ...item, recordedAt: new Date(observed), ...(expires === null ? {} : { expiresAt: new Date(expires) }) };
   });
   for (let at = 0; at < items.length; ) {
@@ -77,7 +80,11 @@ describeEachDb("as_of", (get) => {
       const probes = [START - HOUR, START + 40 * 24 * HOUR, ...Array.from({ length: 12 }, () => START + Math.floor(next() * 40 * 24 * HOUR))];
       for (const instant of instants.slice(0, 12)) probes.push(instant - 1, instant, instant + 1);
       for (const at of probes) {
-        for (const [endUserId, audience] of [[null, "internal"], ["cust-1", "internal"], ["cust-1", "external"]] as const) {
+        for (const [endUserId, audience] of [
+          [null, "internal"],
+          ["cust-1", "internal"],
+          ["cust-1", "external"],
+        ] as const) {
           const ctx = serviceContext(db, indexes, ws.id, { audience });
           const as_of = new Date(at).toISOString();
           const listed = await listFacts(ctx, { limit: 200, as_of, ...(endUserId ? { end_user: endUserId } : {}) });

@@ -22,7 +22,12 @@ describeEachDb("fact change log", (get) => {
     expect((await readFactHead(db, ws.id))!.seq).toBe(1);
     const all = await loadFactChanges(db, ws.id, 0, 100);
     expect(all!.upserts.map((f) => f.id).sort()).toEqual([...first.factIds].sort());
-    expect(all!.upserts.find((f) => f.text === "Ana's manager is Bo.")).toMatchObject({ kind: expect.any(String), subject: expect.any(String), pinned: false, endUserId: null });
+    expect(all!.upserts.find((f) => f.text === "Ana's manager is Bo.")).toMatchObject({
+      kind: expect.any(String),
+      subject: expect.any(String),
+      pinned: false,
+      endUserId: null,
+    });
 
     // Nothing new after the head: an empty delta.
     expect(await loadFactChanges(db, ws.id, 1, 100)).toEqual({ head: { seq: 1, floor: 0 }, upserts: [], removals: [], truncated: false });

@@ -31,7 +31,8 @@ function served(index: FactIndex): string[][] {
   for (const endUserId of [null, "cust-1"]) {
     const filter = readFilter(index, { endUserId, audience: "internal", kinds: null });
     out.push(ids(recentFacts(index, filter, { limit: 1000, now: NOW })));
-    for (const q of ["depot", "north crate", "coffee", "Ana manager", "kubern"]) out.push(ids(rankFacts(index, planQuery(index, q), filter, { limit: 1000, now: NOW })));
+    for (const q of ["depot", "north crate", "coffee", "Ana manager", "kubern"])
+      out.push(ids(rankFacts(index, planQuery(index, q), filter, { limit: 1000, now: NOW })));
   }
   return out;
 }
@@ -60,8 +61,7 @@ async function reference(db: Db, workspaceId: string): Promise<string[][]> {
   return served(await new FactIndexes(db, BIG, NO_SNAPSHOTS).read(workspaceId, null));
 }
 
-const storedSeq = async (db: Db, workspaceId: string): Promise<number | null> =>
-  (await readIndexSnapshot(db, workspaceId, SNAPSHOT_FORMAT))?.seq ?? null;
+const storedSeq = async (db: Db, workspaceId: string): Promise<number | null> => (await readIndexSnapshot(db, workspaceId, SNAPSHOT_FORMAT))?.seq ?? null;
 
 describeEachDb("index snapshots", (get) => {
   test("a first build writes the snapshot; a cold instance starts from it, changes after it applied", async () => {

@@ -1,13 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import {
-  PACKET_CLOSE,
-  PACKET_NOTICE,
-  PACKET_OPEN,
-  PACKET_VERSION,
-  renderPacket,
-  type RenderPacketInput,
-} from "../../src/memory/packet";
+import { PACKET_CLOSE, PACKET_NOTICE, PACKET_OPEN, PACKET_VERSION, renderPacket, type RenderPacketInput } from "../../src/memory/packet";
 import { countTokens } from "../../src/memory/tokens";
 import type { Fact, FactKind, Layer, Origin } from "../../src/schema/memory";
 
@@ -201,9 +194,7 @@ describe("renderPacket format", () => {
   test("output facts carry only the schema's fields", () => {
     const row = { ...fact("Has extra columns."), workspace_id: "ws_secret", embedding: [0.1, 0.2] };
     const [out] = render({ retrieved: [row] }).facts;
-    expect(Object.keys(out ?? {}).sort()).toEqual(
-      ["confidence_level", "fact_id", "fact_text", "kind", "layer", "origin", "recorded_time", "subject"].sort(),
-    );
+    expect(Object.keys(out ?? {}).sort()).toEqual(["confidence_level", "fact_id", "fact_text", "kind", "layer", "origin", "recorded_time", "subject"].sort());
   });
 
   test("facts with nothing printable are not rendered", () => {
@@ -369,9 +360,7 @@ describe("renderPacket properties", () => {
     origin: fc.constantFrom(...ORIGINS),
     subject: fc.constantFrom("workspace", "dana", "team"),
     confidence_level: fc.double({ min: 0, max: 1, noNaN: true }),
-    recorded_time: fc
-      .date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-12-31T23:59:59Z"), noInvalidDate: true })
-      .map((d) => d.toISOString()),
+    recorded_time: fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-12-31T23:59:59Z"), noInvalidDate: true }).map((d) => d.toISOString()),
   });
   const inputArb: fc.Arbitrary<RenderPacketInput> = fc.record({
     pinned: fc.array(factArb, { maxLength: 8 }),

@@ -118,10 +118,7 @@ describe("anthropic provider: tool loop", () => {
   });
 
   test("remember: stores the fact and returns the confirmation to the model", async () => {
-    fake.enqueue(
-      { toolUse: { id: "toolu_rem1", name: "remember", input: { fact: "Dana prefers PostgreSQL for new services." } } },
-      { text: "Noted." },
-    );
+    fake.enqueue({ toolUse: { id: "toolu_rem1", name: "remember", input: { fact: "Dana prefers PostgreSQL for new services." } } }, { text: "Noted." });
     const h = harness();
     const result = await run(h);
     expect(h.remembered).toEqual(["Dana prefers PostgreSQL for new services."]);
@@ -275,6 +272,15 @@ providerContract({
   overloaded: { response: { error: { status: 529 } }, code: "model_overloaded" },
   firstEvent: `event: message_start\ndata: ${JSON.stringify({
     type: "message_start",
-    message: { id: "msg_reset", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } },
+    message: {
+      id: "msg_reset",
+      type: "message",
+      role: "assistant",
+      model: "m",
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 3, output_tokens: 1 },
+    },
   })}\n\n`,
 });

@@ -192,11 +192,14 @@ describe("openai provider: tool calls", () => {
       },
       { text: "I could not search." },
     );
-    const h = harness({}, {
-      searchMemory: async () => {
-        throw new Error("database is down");
+    const h = harness(
+      {},
+      {
+        searchMemory: async () => {
+          throw new Error("database is down");
+        },
       },
-    });
+    );
     expect((await run(h)).text).toBe("I could not search.");
     const results = sentMessages(1).slice(5);
     expect(results.map((m) => m.tool_call_id)).toEqual(["call_fail", "call_json", "call_unknown"]);

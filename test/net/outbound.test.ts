@@ -26,7 +26,22 @@ afterAll(() => server.stop(true));
 const open = { allowPrivate: true, maxBytes: 5_000, timeoutMs: 1_000, maxRedirects: 2 };
 
 test("private, loopback, link-local and reserved addresses are recognised; public ones are not", () => {
-  for (const a of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "::1", "::", "fd00::1", "fe80::1", "::ffff:127.0.0.1"]) {
+  for (const a of [
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "224.0.0.1",
+    "::1",
+    "::",
+    "fd00::1",
+    "fe80::1",
+    "::ffff:127.0.0.1",
+  ]) {
     expect(isPrivateAddress(a)).toBe(true);
   }
   for (const a of ["8.8.8.8", "1.1.1.1", "172.32.0.1", "192.169.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect(isPrivateAddress(a)).toBe(false);

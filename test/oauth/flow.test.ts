@@ -84,7 +84,11 @@ describeEachDb("MCP OAuth with the SDK client", (get) => {
     expect(write.status).toBe(403);
     expect(write.json.error.code).toBe("scope_missing");
     // Over MCP the token's missing scope is a challenge the client can take back to the person.
-    const teach = await rpc(base, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "teach_memory", arguments: { facts: [{ text: "x is y." }] } } }, { key: provider.saved!.access_token });
+    const teach = await rpc(
+      base,
+      { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "teach_memory", arguments: { facts: [{ text: "x is y." }] } } },
+      { key: provider.saved!.access_token },
+    );
     expect(teach.status).toBe(403);
     expect(teach.json.error.code).toBe("scope_missing");
     expect(teach.headers.get("www-authenticate")).toBe(
@@ -92,7 +96,11 @@ describeEachDb("MCP OAuth with the SDK client", (get) => {
     );
     // An API key keeps the tool error result: it cannot be consented again.
     const readerKey = await makeKey(get().db, { scopes: ["memory.read"] });
-    const keyed = await rpc(base, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "teach_memory", arguments: { facts: [{ text: "x is y." }] } } }, { key: readerKey.secret });
+    const keyed = await rpc(
+      base,
+      { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "teach_memory", arguments: { facts: [{ text: "x is y." }] } } },
+      { key: readerKey.secret },
+    );
     expect(keyed.status).toBe(200);
     expect(keyed.json.result.isError).toBe(true);
   });

@@ -11,7 +11,14 @@ describeEachDb("OAuth store pruning", (get) => {
     await insertClient(db, "mcpc_unused_new", "new", ["https://a.example/cb"]);
     await insertClient(db, "mcpc_used_old", "used", ["https://a.example/cb"]);
     await db.sql`UPDATE oauth_clients SET created_at = now() - interval '8 days' WHERE id IN ('mcpc_unused_old', 'mcpc_used_old')`;
-    const grant = { clientId: "mcpc_used_old", keyId: key.id, scopes: ["memory.read" as const], audience: "internal" as const, resource: "http://x/v1/mcp", familyId: "fam_1" };
+    const grant = {
+      clientId: "mcpc_used_old",
+      keyId: key.id,
+      scopes: ["memory.read" as const],
+      audience: "internal" as const,
+      resource: "http://x/v1/mcp",
+      familyId: "fam_1",
+    };
     await insertCode(db, "code-dead", grant, "https://a.example/cb", "c", 60);
     await insertCode(db, "code-live", grant, "https://a.example/cb", "c", 60);
     await db.sql`UPDATE oauth_codes SET expires_at = now() - interval '2 days' WHERE code_hash = 'code-dead'`;

@@ -87,7 +87,9 @@ describeEachDb("webhook delivery", (get) => {
     await expect(createWebhook(db, { allowPrivate: false }, ws.slug, { url: hook.url, events: ["fact.created"], internal: false })).rejects.toMatchObject({
       code: "validation_error",
     });
-    await expect(createWebhook(db, { allowPrivate: false }, ws.slug, { url: "https://127.0.0.1/hook", events: ["fact.created"], internal: false })).rejects.toMatchObject({
+    await expect(
+      createWebhook(db, { allowPrivate: false }, ws.slug, { url: "https://127.0.0.1/hook", events: ["fact.created"], internal: false }),
+    ).rejects.toMatchObject({
       code: "validation_error",
     });
     // Created while allowed, delivered by an instance that does not allow it: refused, logged, retried later.

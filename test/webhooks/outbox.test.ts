@@ -63,7 +63,10 @@ describeEachDb("webhook outbox", (get) => {
 
     // A duplicate writes nothing; a disabled endpoint gets nothing new.
     await db.sql`UPDATE webhook_endpoints SET enabled = false WHERE id = ${factsOnly}`;
-    await captureFacts(db, ws.id, [{ text: "Ana's manager is Cy.", origin: "user_stated" }, { text: "Refunds take five days.", origin: "ingested" }]);
+    await captureFacts(db, ws.id, [
+      { text: "Ana's manager is Cy.", origin: "user_stated" },
+      { text: "Refunds take five days.", origin: "ingested" },
+    ]);
     expect((await outbox(db, internal)).length).toBe(5);
     expect((await outbox(db, factsOnly)).length).toBe(3);
   });
@@ -96,7 +99,12 @@ describeEachDb("webhook outbox", (get) => {
     const expired = new Date(Date.now() - 60 * 60_000);
     const taught = await captureFacts(db, ws.id, [
       { text: "Bo is on leave this week.", origin: "ingested", recordedAt: observed, expiresAt: expired },
-      { text: "Ancient news that expired before any endpoint.", origin: "ingested", recordedAt: new Date(Date.now() - 5 * 3_600_000), expiresAt: new Date(Date.now() - 3 * 3_600_000) },
+      {
+        text: "Ancient news that expired before any endpoint.",
+        origin: "ingested",
+        recordedAt: new Date(Date.now() - 5 * 3_600_000),
+        expiresAt: new Date(Date.now() - 3 * 3_600_000),
+      },
     ]);
     expect(await announceExpiredFacts(db)).toBeGreaterThanOrEqual(1);
     expect(await announceExpiredFacts(db)).toBe(0);

@@ -47,7 +47,8 @@ export function receiver(answer: (request: Received, count: number) => number | 
     received,
     maxInFlight: () => maxInFlight,
     /** Verifies a request with the Standard Webhooks library the way a receiver would; throws when it does not verify. */
-    verify: (secret: string, r: Received) => new Webhook(secret).verify(r.body, { "webhook-id": r.id, "webhook-timestamp": r.timestamp, "webhook-signature": r.signature }),
+    verify: (secret: string, r: Received) =>
+      new Webhook(secret).verify(r.body, { "webhook-id": r.id, "webhook-timestamp": r.timestamp, "webhook-signature": r.signature }),
     stop: () => server.stop(true),
   };
 }

@@ -87,7 +87,8 @@ export const SCHEDULE = new RegExp(
   "iu",
 );
 /** A count or an amount: "50", "1,200", "$40k", "€3.5 million", "two". */
-export const NUMBER = /^(?:about |around |roughly |over |under )?[$€£¥]?(?:\d[\d,.]*(?: ?(?:k|m|bn|million|billion|thousand|hundred))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)(?: ?(?:usd|eur|gbp|dollars|euros|pounds|%|percent))?(?:\/(?:mo|month|year|yr|seat|user))?(?: (?:a|per) (?:month|year|seat|user))?$/iu;
+export const NUMBER =
+  /^(?:about |around |roughly |over |under )?[$€£¥]?(?:\d[\d,.]*(?: ?(?:k|m|bn|million|billion|thousand|hundred))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)(?: ?(?:usd|eur|gbp|dollars|euros|pounds|%|percent))?(?:\/(?:mo|month|year|yr|seat|user))?(?: (?:a|per) (?:month|year|seat|user))?$/iu;
 
 /** A person's name, capitalised words: "Hank Scorpio". */
 const PERSON = "\\p{Lu}[\\p{L}.'-]{0,30}(?: \\p{Lu}[\\p{L}.'-]{0,30}){0,3}";
@@ -105,7 +106,8 @@ export const DURATION = new RegExp(`^${DURATION_WORDS}$`, "u");
 /** A range of hours: "9 to 5", "10am-6pm", "8:30 until 4:30". */
 const HOUR = "\\d{1,2}(?::\\d{2})?(?: ?[ap]\\.?m\\.?)?";
 const HOURS = `${HOUR} ?(?:to|-|–|until|till) ?${HOUR}`;
-const LIVES = "(?:lives?|is living|living|resides?|works remotely|is working remotely|works remotely|is based|'s based|are based|am based|based|is located|'s located|is headquartered|'s headquartered|are headquartered|headquartered)";
+const LIVES =
+  "(?:lives?|is living|living|resides?|works remotely|is working remotely|works remotely|is based|'s based|are based|am based|based|is located|'s located|is headquartered|'s headquartered|are headquartered|headquartered)";
 const MOVED = "(?:(?:has |have )?(?:moved|relocated))";
 const DATE_ATTR =
   "(?<attr>launch|release|go-live|kickoff|kick-off|deadline|due date|delivery|delivery date|renewal|renewal date|launch date|release date|ship date|start date|end date|cutover|cutover date|go-live date|target date|demo|demo date)";
@@ -150,14 +152,22 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     ),
   },
   // "Signe is now the ledger service's maintainer": the value comes first.
-  { name: "value_is_possessive", cardinality: "one", notForSubject: "team", pattern: new RegExp(`^(?<value>\\p{Lu}[\\p{L}.' -]{0,40}?) (?:is|are) ${NOW}(?:the )?${SUBJECT}'s? ${ATTR}$`, "u") },
+  {
+    name: "value_is_possessive",
+    cardinality: "one",
+    notForSubject: "team",
+    pattern: new RegExp(`^(?<value>\\p{Lu}[\\p{L}.' -]{0,40}?) (?:is|are) ${NOW}(?:the )?${SUBJECT}'s? ${ATTR}$`, "u"),
+  },
   // "We moved the weekly sync to 15:30": the thing moved is the subject.
   {
     name: "moved_thing",
     cardinality: "one",
     attribute: "schedule",
     value: "schedule",
-    pattern: new RegExp(`^(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ${NOW}(?:moved|rescheduled|shifted|changed|pushed|switched) (?:the |our )${SUBJECT} (?:back )?to (?<value>.{1,60})$`, "u"),
+    pattern: new RegExp(
+      `^(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ${NOW}(?:moved|rescheduled|shifted|changed|pushed|switched) (?:the |our )${SUBJECT} (?:back )?to (?<value>.{1,60})$`,
+      "u",
+    ),
   },
   // "The team pushed the API v1 deprecation to September 1": the event's date, as a decision to
   // "deprecate API v1 on June 1" keys it.
@@ -165,7 +175,10 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "moved_event",
     cardinality: "one",
     value: "date",
-    pattern: new RegExp(`^(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ${NOW}(?:moved|rescheduled|shifted|changed|pushed|postponed|delayed|brought forward|moved up)(?: back)? (?:the |our )${SUBJECT} (?<attr>${EVENT_NOUN}) (?:back )?(?:to|until) (?<value>.{1,60})$`, "u"),
+    pattern: new RegExp(
+      `^(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ${NOW}(?:moved|rescheduled|shifted|changed|pushed|postponed|delayed|brought forward|moved up)(?: back)? (?:the |our )${SUBJECT} (?<attr>${EVENT_NOUN}) (?:back )?(?:to|until) (?<value>.{1,60})$`,
+      "u",
+    ),
   },
   // Counts: "Acme has 50 seats", "Globex employs 200 people".
   {
@@ -173,7 +186,10 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     counts: true,
     cardinality: "one",
     value: "number",
-    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has|have|employs|pays for|is paying for|is licensed for|licenses|licences|runs|operates|manages|requires|require|needs|need|(?:dropped|grew|went up|went down|expanded|shrank|increased|decreased|is down|is up|fell|rose|jumped|climbed)(?: from \\S{1,20})? to) (?<value>\\S{1,20}(?: (?:million|thousand|hundred))?) (?:active |paid |full-time |licensed )?(?<attr>[\\p{L}-]{2,20})$`, "u"),
+    pattern: new RegExp(
+      `^${SUBJECT} ${NOW}(?:has|have|employs|pays for|is paying for|is licensed for|licenses|licences|runs|operates|manages|requires|require|needs|need|(?:dropped|grew|went up|went down|expanded|shrank|increased|decreased|is down|is up|fell|rose|jumped|climbed)(?: from \\S{1,20})? to) (?<value>\\S{1,20}(?: (?:million|thousand|hundred))?) (?:active |paid |full-time |licensed )?(?<attr>[\\p{L}-]{2,20})$`,
+      "u",
+    ),
   },
   // A value changed: "Mateo's address changed to 48 Oak Avenue", "My email changed to ...".
   { name: "possessive_shifted", cardinality: "one", pattern: new RegExp(`^${SUBJECT}'s? ${ATTR} ${SHIFT}${VALUE}$`, "u") },
@@ -189,8 +205,18 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
       "u",
     ),
   },
-  { name: "date_shifted", cardinality: "one", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:'s)? ${DATE_ATTR}(?: date)? ${SHIFTED}${VALUE}$`, "iu") },
-  { name: "money_shifted", cardinality: "one", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:'s)? ${MONEY_ATTR} ${MONEY_SHIFT}${VALUE}$`, "iu") },
+  {
+    name: "date_shifted",
+    cardinality: "one",
+    value: "date",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:'s)? ${DATE_ATTR}(?: date)? ${SHIFTED}${VALUE}$`, "iu"),
+  },
+  {
+    name: "money_shifted",
+    cardinality: "one",
+    value: "number",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:'s)? ${MONEY_ATTR} ${MONEY_SHIFT}${VALUE}$`, "iu"),
+  },
   // Recurring schedules: "Releases ship on Tuesdays", "The standup is at 9:30", "Standup moved to 10:00".
   {
     name: "schedule",
@@ -209,38 +235,73 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "on_team",
     cardinality: "one",
     attribute: "team",
-    pattern: new RegExp(`^${SUBJECT}(?:${IS} ${NOW}(?:on|in|part of)| ${NOW}(?:moved|switched|transferred|was moved|was transferred|joined|rotated) (?:to|onto|into)?) the (?<value>[\\p{L}\\d& -]{1,40}?) (?:team|squad|group|pod|department|org)$`, "u"),
+    pattern: new RegExp(
+      `^${SUBJECT}(?:${IS} ${NOW}(?:on|in|part of)| ${NOW}(?:moved|switched|transferred|was moved|was transferred|joined|rotated) (?:to|onto|into)?) the (?<value>[\\p{L}\\d& -]{1,40}?) (?:team|squad|group|pod|department|org)$`,
+      "u",
+    ),
   },
   // "The mobile app is on version 2.4", "The rollout is at 50%".
-  { name: "version", cardinality: "one", attribute: "version", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}on (?:version |v(?=\\d))(?<value>[\\w.-]{1,20})$`, "u") },
+  {
+    name: "version",
+    cardinality: "one",
+    attribute: "version",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}on (?:version |v(?=\\d))(?<value>[\\w.-]{1,20})$`, "u"),
+  },
   { name: "level", cardinality: "one", attribute: "level", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}at ${VALUE}$`, "u") },
   // A dated thing: "The milestone review is on the 5th", "Sprint 14 was pushed to April 15".
-  { name: "dated_thing", cardinality: "one", attribute: "date", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:on|scheduled for|set for|planned for|slated for) ${VALUE}$`, "u") },
-  { name: "thing_extended", cardinality: "one", attribute: "end date", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} (?:was |has been |got )?extended (?:to|until|till|through) ${VALUE}$`, "u") },
+  {
+    name: "dated_thing",
+    cardinality: "one",
+    attribute: "date",
+    value: "date",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:on|scheduled for|set for|planned for|slated for) ${VALUE}$`, "u"),
+  },
+  {
+    name: "thing_extended",
+    cardinality: "one",
+    attribute: "end date",
+    value: "date",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} (?:was |has been |got )?extended (?:to|until|till|through) ${VALUE}$`, "u"),
+  },
   { name: "thing_shifted", cardinality: "one", attribute: "date", value: "date", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} ${SHIFT}${VALUE}$`, "u") },
   // "Project Kite was escalated to P0": a priority by its shape.
   {
     name: "priority",
     cardinality: "one",
     attribute: "priority",
-    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:${IS}| (?:was |has been |got )?(?:escalated|bumped|raised|lowered|downgraded|deprioritized|reprioritized|moved|set|changed) to) ${NOW}(?:a )?(?<value>[Pp][0-4]|[Ss]ev ?[0-4]|[Ss][0-4])(?: priority)?$`, "u"),
+    pattern: new RegExp(
+      `^(?:[Tt]he )?${SUBJECT}(?:${IS}| (?:was |has been |got )?(?:escalated|bumped|raised|lowered|downgraded|deprioritized|reprioritized|moved|set|changed) to) ${NOW}(?:a )?(?<value>[Pp][0-4]|[Ss]ev ?[0-4]|[Ss][0-4])(?: priority)?$`,
+      "u",
+    ),
   },
   // "Tyrell Systems is a Series A startup", "is now at Series B".
   {
     name: "funding_stage",
     cardinality: "one",
     attribute: "funding stage",
-    pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}(?:at |in |a |an )?(?<value>(?:[Ss]eries [A-H]|[Ss]eed|[Pp]re-seed|[Ss]eed-stage))(?: startup| company| stage| round)?$`, "u"),
+    pattern: new RegExp(
+      `^${SUBJECT}${IS} ${NOW}(?:at |in |a |an )?(?<value>(?:[Ss]eries [A-H]|[Ss]eed|[Pp]re-seed|[Ss]eed-stage))(?: startup| company| stage| round)?$`,
+      "u",
+    ),
   },
   // "Dunder Mifflin churned", "Kestrel Labs converted to a paid customer", "Atlas resumed".
   {
     name: "status_verb",
     cardinality: "one",
     attribute: "status",
-    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} ${NOW}(?:has |have )?(?<value>churned|resumed|launched|shipped|stalled|went live|was cancell?ed|was paused|was approved|was rejected|was archived|was deprecated|was completed|was sunset|was sunsetted|converted to (?:a |an )?[\\p{L} -]{2,30})$`, "u"),
+    pattern: new RegExp(
+      `^(?:[Tt]he )?${SUBJECT} ${NOW}(?:has |have )?(?<value>churned|resumed|launched|shipped|stalled|went live|was cancell?ed|was paused|was approved|was rejected|was archived|was deprecated|was completed|was sunset|was sunsetted|converted to (?:a |an )?[\\p{L} -]{2,30})$`,
+      "u",
+    ),
   },
   // Where someone lives or something is based: "Priya lives in Lisbon", "Acme is headquartered in Austin".
-  { name: "lives_in", cardinality: "one", attribute: "location", value: "proper", pattern: new RegExp(`^${SUBJECT} ${NOW}${LIVES} (?:in|out of|from) ${VALUE}$`, "u") },
+  {
+    name: "lives_in",
+    cardinality: "one",
+    attribute: "location",
+    value: "proper",
+    pattern: new RegExp(`^${SUBJECT} ${NOW}${LIVES} (?:in|out of|from) ${VALUE}$`, "u"),
+  },
   // "Priya moved to Berlin", "Acme relocated its headquarters to Austin".
   // "Apollo sprint planning moved to Tuesday 2pm": a recurring time, not a place.
   {
@@ -254,32 +315,69 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     attribute: "location",
     value: "proper",
-    pattern: new RegExp(`^${SUBJECT} ${NOW}${MOVED}(?: (?:its|their|his|her) (?:headquarters|hq|HQ|head office|home|family))?(?: from .{1,60}?)? (?:back )?to ${VALUE}$`, "u"),
+    pattern: new RegExp(
+      `^${SUBJECT} ${NOW}${MOVED}(?: (?:its|their|his|her) (?:headquarters|hq|HQ|head office|home|family))?(?: from .{1,60}?)? (?:back )?to ${VALUE}$`,
+      "u",
+    ),
   },
   // Employer: "Priya works at Acme", "Tom joined Globex", "Ana is employed by Initech".
-  { name: "works_at", cardinality: "one", attribute: "employer", value: "proper", pattern: new RegExp(`^${SUBJECT}${IS}? ${NOW}(?:works?|is working|working) (?:at|for) ${VALUE}$`, "u") },
+  {
+    name: "works_at",
+    cardinality: "one",
+    attribute: "employer",
+    value: "proper",
+    pattern: new RegExp(`^${SUBJECT}${IS}? ${NOW}(?:works?|is working|working) (?:at|for) ${VALUE}$`, "u"),
+  },
   {
     name: "joined",
     cardinality: "one",
     attribute: "employer",
     value: "proper",
-    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:joined|has joined|started at|has started at|started working at|is employed (?:at|by)|was hired by|got hired at|got a job at|took a job at|left for) ${VALUE}$`, "u"),
+    pattern: new RegExp(
+      `^${SUBJECT} ${NOW}(?:joined|has joined|started at|has started at|started working at|is employed (?:at|by)|was hired by|got hired at|got a job at|took a job at|left for) ${VALUE}$`,
+      "u",
+    ),
   },
   // "Maya left Acme": she no longer works there.
-  { name: "left_employer", cardinality: "one", attribute: "employer", value: "proper", negates: true, pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has )?(?:left|quit|resigned from) ${VALUE}$`, "u") },
+  {
+    name: "left_employer",
+    cardinality: "one",
+    attribute: "employer",
+    value: "proper",
+    negates: true,
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has )?(?:left|quit|resigned from) ${VALUE}$`, "u"),
+  },
   // "Priya reports to Tom" is the same claim as "Priya's manager is Tom".
-  { name: "reports_to", cardinality: "one", attribute: "manager", pattern: new RegExp(`^${SUBJECT} ${NOW}(?:reports?|is reporting|reporting) (?:directly )?to ${VALUE}$`, "u") },
+  {
+    name: "reports_to",
+    cardinality: "one",
+    attribute: "manager",
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:reports?|is reporting|reporting) (?:directly )?to ${VALUE}$`, "u"),
+  },
   { name: "managed_by", cardinality: "one", attribute: "manager", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}managed by ${VALUE}$`, "u") },
   // Ownership and leadership of a thing: "The billing service is owned by Ana", "Atlas is led by Tom".
-  { name: "owned_by", cardinality: "one", attribute: "owner", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:owned|maintained|run|acquired|bought) by ${VALUE}$`, "u") },
-  { name: "sold_to", cardinality: "one", attribute: "owner", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} (?:was |has been |got )?(?:sold|transferred|handed over) to ${VALUE}$`, "u") },
+  {
+    name: "owned_by",
+    cardinality: "one",
+    attribute: "owner",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:owned|maintained|run|acquired|bought) by ${VALUE}$`, "u"),
+  },
+  {
+    name: "sold_to",
+    cardinality: "one",
+    attribute: "owner",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} (?:was |has been |got )?(?:sold|transferred|handed over) to ${VALUE}$`, "u"),
+  },
   { name: "led_by", cardinality: "one", attribute: "lead", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}${IS} ${NOW}(?:led|headed|driven) by ${VALUE}$`, "u") },
   // Partner: "Priya is married to Sam", "Tom is dating Lee".
   {
     name: "partner",
     cardinality: "one",
     attribute: "partner",
-    pattern: new RegExp(`^${SUBJECT}${IS}? ${NOW}(?:married to|married|engaged to|got engaged to|got married to|dating|in a relationship with|partnered with|seeing) ${VALUE}$`, "u"),
+    pattern: new RegExp(
+      `^${SUBJECT}${IS}? ${NOW}(?:married to|married|engaged to|got engaged to|got married to|dating|in a relationship with|partnered with|seeing) ${VALUE}$`,
+      "u",
+    ),
   },
   // Age: "Tom is 34", "Tom turned 35", "Acme is 20 years old".
   {
@@ -290,15 +388,36 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   },
   { name: "born_on", cardinality: "one", attribute: "birthday", value: "date", pattern: new RegExp(`^${SUBJECT} was born on ${VALUE}$`, "u") },
   { name: "reached_at", cardinality: "one", attribute: "contact", pattern: new RegExp(`^${SUBJECT} can (?:now )?be reached (?:at|on|via) ${VALUE}$`, "u") },
-  { name: "time_zone", cardinality: "one", attribute: "time zone", pattern: new RegExp(`^${SUBJECT}${IS}? ${NOW}(?:in|on|works in|lives in) (?:the )?(?<value>[\\p{L}\\d/_ +:-]{2,30}?) time ?zone$`, "u") },
-  { name: "on_utc", cardinality: "one", attribute: "time zone", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}on (?<value>(?:UTC|GMT|utc|gmt)(?:[+-]\\d{1,2}(?::\\d{2})?)?|[A-Z]{2,5}T)$`, "u") },
+  {
+    name: "time_zone",
+    cardinality: "one",
+    attribute: "time zone",
+    pattern: new RegExp(`^${SUBJECT}${IS}? ${NOW}(?:in|on|works in|lives in) (?:the )?(?<value>[\\p{L}\\d/_ +:-]{2,30}?) time ?zone$`, "u"),
+  },
+  {
+    name: "on_utc",
+    cardinality: "one",
+    attribute: "time zone",
+    pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}on (?<value>(?:UTC|GMT|utc|gmt)(?:[+-]\\d{1,2}(?::\\d{2})?)?|[A-Z]{2,5}T)$`, "u"),
+  },
   // Plan: "Acme is on the starter plan", "Acme upgraded to the business plan".
-  { name: "on_plan", cardinality: "one", attribute: "plan", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}(?:on|subscribed to) ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?) (?:plan|tier|subscription|package|edition)$`, "u") },
+  {
+    name: "on_plan",
+    cardinality: "one",
+    attribute: "plan",
+    pattern: new RegExp(
+      `^${SUBJECT}${IS} ${NOW}(?:on|subscribed to) ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?) (?:plan|tier|subscription|package|edition)$`,
+      "u",
+    ),
+  },
   {
     name: "changed_plan",
     cardinality: "one",
     attribute: "plan",
-    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has |have )?(?:upgraded|downgraded|switched|moved|changed|migrated|converted)(?: (?:its|their) plan)?(?: from .{1,40}?)? to ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?) (?:plan|tier|subscription|package|edition)$`, "u"),
+    pattern: new RegExp(
+      `^${SUBJECT} ${NOW}(?:has |have )?(?:upgraded|downgraded|switched|moved|changed|migrated|converted)(?: (?:its|their) plan)?(?: from .{1,40}?)? to ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?) (?:plan|tier|subscription|package|edition)$`,
+      "u",
+    ),
   },
   // Dates by verb: "Atlas launches on May 1", "Acme renews in March", "The report is due Friday".
   {
@@ -318,15 +437,39 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     ),
   },
   // Money: "Pro costs $49 a month", "Atlas has a budget of $40k", "Maya earns $120k".
-  { name: "costs", cardinality: "one", attribute: "price", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?: now| currently)? (?:costs|will cost|would cost|is priced at|sells for|is sold for|goes for|is billed at|charges|pays|is paying|now pays) ${VALUE}$`, "u") },
-  { name: "budget_of", cardinality: "one", attribute: "budget", value: "number", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} ${NOW}has a budget of ${VALUE}$`, "u") },
-  { name: "earns", cardinality: "one", attribute: "salary", value: "number", pattern: new RegExp(`^${SUBJECT} ${NOW}(?:earns|makes|is paid|gets paid) ${VALUE}$`, "u") },
+  {
+    name: "costs",
+    cardinality: "one",
+    attribute: "price",
+    value: "number",
+    pattern: new RegExp(
+      `^(?:[Tt]he )?${SUBJECT}(?: now| currently)? (?:costs|will cost|would cost|is priced at|sells for|is sold for|goes for|is billed at|charges|pays|is paying|now pays) ${VALUE}$`,
+      "u",
+    ),
+  },
+  {
+    name: "budget_of",
+    cardinality: "one",
+    attribute: "budget",
+    value: "number",
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} ${NOW}has a budget of ${VALUE}$`, "u"),
+  },
+  {
+    name: "earns",
+    cardinality: "one",
+    attribute: "salary",
+    value: "number",
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:earns|makes|is paid|gets paid) ${VALUE}$`, "u"),
+  },
   {
     name: "promoted",
     cardinality: "one",
     attribute: "role",
     value: "title",
-    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:was |has been |got |just got )?(?:promoted to|named|appointed|became|becomes|works as|is working as|now works as|stepped up as|took over as|was hired as|joined as)(?: the| a| an)? ${VALUE}$`, "u"),
+    pattern: new RegExp(
+      `^${SUBJECT} ${NOW}(?:was |has been |got |just got )?(?:promoted to|named|appointed|became|becomes|works as|is working as|now works as|stepped up as|took over as|was hired as|joined as)(?: the| a| an)? ${VALUE}$`,
+      "u",
+    ),
   },
   // "Hank Scorpio stepped down as Globex CEO": Globex's CEO is no longer Hank Scorpio.
   {
@@ -336,7 +479,13 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     negates: true,
     pattern: new RegExp(`^(?<value>${PERSON}) ${STEPPED_DOWN} as (?:the )?${SUBJECT}(?:'s?)? (?<attr>${ROLE})$`, "u"),
   },
-  { name: "stepped_down_of", cardinality: "one", value: "proper", negates: true, pattern: new RegExp(`^(?<value>${PERSON}) ${STEPPED_DOWN} as (?:the )?(?<attr>${ROLE}) (?:of|at) ${SUBJECT}$`, "u") },
+  {
+    name: "stepped_down_of",
+    cardinality: "one",
+    value: "proper",
+    negates: true,
+    pattern: new RegExp(`^(?<value>${PERSON}) ${STEPPED_DOWN} as (?:the )?(?<attr>${ROLE}) (?:of|at) ${SUBJECT}$`, "u"),
+  },
   // "Iris is on parental leave" (not "went on": a trip taken is history); "Iris is back from
   // parental leave" is its negation (NEGATION_FOLDS).
   { name: "on_leave", cardinality: "one", attribute: "leave", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}on ${ARTICLE_OR_OWN}(?<value>${LEAVE})$`, "u") },
@@ -345,14 +494,26 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "contract_term",
     cardinality: "one",
     attribute: "contract term",
-    pattern: new RegExp(`^${SUBJECT}(?:${IS} ${NOW}on| ${NOW}(?:signed|renewed for|is signed for)) (?:a |an )(?<value>${DURATION_WORDS}) (?:contract|term|agreement|commitment|deal)$`, "u"),
+    pattern: new RegExp(
+      `^${SUBJECT}(?:${IS} ${NOW}on| ${NOW}(?:signed|renewed for|is signed for)) (?:a |an )(?<value>${DURATION_WORDS}) (?:contract|term|agreement|commitment|deal)$`,
+      "u",
+    ),
   },
   // "Helen works 10 to 6": her working hours.
   { name: "working_hours", cardinality: "one", attribute: "working hours", pattern: new RegExp(`^${SUBJECT} ${NOW}works? (?:from )?(?<value>${HOURS})$`, "u") },
   // A job title: "Maya is the CFO of Acme", "Tom was promoted to senior engineer".
   { name: "title", cardinality: "one", attribute: "role", value: "title", pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}(?:the |a |an |our )?${VALUE}$`, "u") },
   // A status: "Atlas is in beta", "Acme's account is on hold".
-  { name: "status", cardinality: "one", attribute: "status", value: "status", pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:${IS}| has been| have been| went| moved to| moved into| went into| moved back to| is now in| has reached| reached) ${NOW}${VALUE}$`, "u") },
+  {
+    name: "status",
+    cardinality: "one",
+    attribute: "status",
+    value: "status",
+    pattern: new RegExp(
+      `^(?:[Tt]he )?${SUBJECT}(?:${IS}| has been| have been| went| moved to| moved into| went into| moved back to| is now in| has reached| reached) ${NOW}${VALUE}$`,
+      "u",
+    ),
+  },
 ];
 
 /**
@@ -368,12 +529,34 @@ export interface Relation extends Rule {
 }
 
 function relation(name: string, forms: readonly string[], preference = false): Relation {
-  const verbs = [...forms].sort((a, b) => b.length - a.length).map(escapeRegex).join("|");
+  const verbs = [...forms]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegex)
+    .join("|");
   return { name, forms, preference, pattern: new RegExp(`^${SUBJECT}(?:'s|'re|'m)? ${NOW}(?:${verbs}) (?<value>.{1,160})$`, "u") };
 }
 
 export const RELATIONS: readonly Relation[] = [
-  relation("likes", ["likes", "like", "liking", "loves", "love", "loving", "enjoys", "enjoy", "enjoying", "adores", "adore", "is into", "are into", "am into", "into", "is a fan of", "is a big fan of", "a fan of"]),
+  relation("likes", [
+    "likes",
+    "like",
+    "liking",
+    "loves",
+    "love",
+    "loving",
+    "enjoys",
+    "enjoy",
+    "enjoying",
+    "adores",
+    "adore",
+    "is into",
+    "are into",
+    "am into",
+    "into",
+    "is a fan of",
+    "is a big fan of",
+    "a fan of",
+  ]),
   relation("dislikes", ["dislikes", "dislike", "hates", "hate", "can't stand", "detests", "detest"]),
   relation("speaks", ["speaks", "speak", "speaking", "is fluent in", "fluent in"]),
   relation("owns", ["owns", "own", "owning", "has a", "has an", "have a", "have an", "having a"]),
@@ -429,21 +612,53 @@ export interface ValueClass {
 }
 
 /** Verbs that put a service on a runtime or in a region: "runs on Node 18", "was moved to eu-west-1". */
-const RUNS_ON = /\b(?:runs?|running|ran|is on|are on|was on|upgraded|downgraded|migrated|moved|switched|uses|using|built on|pinned|deployed|hosted|targets)\b/iu;
+const RUNS_ON =
+  /\b(?:runs?|running|ran|is on|are on|was on|upgraded|downgraded|migrated|moved|switched|uses|using|built on|pinned|deployed|hosted|targets)\b/iu;
 /** A runtime's version: "Node 18", "Node.js 20.11", "Python 3.12". Group: value. */
 const version = (names: string, number: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}-])(?:${names}) ?v?(?<value>${number})(?![\\p{L}\\p{N}]|\\.\\d)`, "iu");
 
 export const VALUE_CLASSES: readonly ValueClass[] = [
-  { name: "operating system", attributes: ["os", "operating system", "laptop", "computer", "machine"], values: { windows: ["windows"], macos: ["macos", "mac os", "os x"], linux: ["linux", "ubuntu", "fedora", "debian"], chromeos: ["chromeos", "chrome os"] } },
+  {
+    name: "operating system",
+    attributes: ["os", "operating system", "laptop", "computer", "machine"],
+    values: { windows: ["windows"], macos: ["macos", "mac os", "os x"], linux: ["linux", "ubuntu", "fedora", "debian"], chromeos: ["chromeos", "chrome os"] },
+  },
   { name: "color scheme", attributes: ["theme", "color scheme"], values: { light: ["light mode", "light theme"], dark: ["dark mode", "dark theme"] } },
-  { name: "billing cycle", attributes: ["billing cycle", "billing frequency"], values: { monthly: ["billed monthly", "monthly billing"], annual: ["billed annually", "billed yearly", "annual billing", "yearly billing"], quarterly: ["billed quarterly", "quarterly billing"] } },
-  { name: "employment type", attributes: ["employment type", "employment status", "role", "status"], unless: / (?:at|for|with) (?:the )?\p{Lu}/u, values: { "part-time": ["part-time", "part time"], "full-time": ["full-time", "full time"], freelance: ["freelance", "freelancer"], contractor: ["contractor", "contract worker"] } },
-  { name: "pronouns", attributes: ["pronouns"], values: { "she/her": ["she/her"], "he/him": ["he/him"], "they/them": ["they/them"], "she/they": ["she/they"], "he/they": ["he/they"] } },
+  {
+    name: "billing cycle",
+    attributes: ["billing cycle", "billing frequency"],
+    values: {
+      monthly: ["billed monthly", "monthly billing"],
+      annual: ["billed annually", "billed yearly", "annual billing", "yearly billing"],
+      quarterly: ["billed quarterly", "quarterly billing"],
+    },
+  },
+  {
+    name: "employment type",
+    attributes: ["employment type", "employment status", "role", "status"],
+    unless: / (?:at|for|with) (?:the )?\p{Lu}/u,
+    values: {
+      "part-time": ["part-time", "part time"],
+      "full-time": ["full-time", "full time"],
+      freelance: ["freelance", "freelancer"],
+      contractor: ["contractor", "contract worker"],
+    },
+  },
+  {
+    name: "pronouns",
+    attributes: ["pronouns"],
+    values: { "she/her": ["she/her"], "he/him": ["he/him"], "they/them": ["they/them"], "she/they": ["she/they"], "he/they": ["he/they"] },
+  },
   // Where an account stands in the funnel: "Oscorp is a prospect" -> "is now a paying customer".
   {
     name: "customer status",
     attributes: ["customer status", "account status", "status"],
-    values: { prospect: ["prospect"], trial: ["on a trial", "in trial", "trialing", "trial customer"], customer: ["paying customer", "paid customer", "a customer"], churned: ["churned", "former customer"] },
+    values: {
+      prospect: ["prospect"],
+      trial: ["on a trial", "in trial", "trialing", "trial customer"],
+      customer: ["paying customer", "paid customer", "a customer"],
+      churned: ["churned", "former customer"],
+    },
   },
   // A project's health, said as a colour or a phrase: "on track" -> "flagged red".
   {
@@ -451,15 +666,35 @@ export const VALUE_CLASSES: readonly ValueClass[] = [
     attributes: ["health", "rag status", "status"],
     values: { green: ["on track", "track", "green", "healthy"], amber: ["at risk", "risk of", "amber", "yellow"], red: ["off track", "red", "blocked"] },
   },
-  { name: "relationship status", attributes: ["relationship status", "marital status"], values: { single: ["single"], married: ["married"], engaged: ["engaged"], divorced: ["divorced"], widowed: ["widowed"] } },
-  { name: "seat preference", attributes: ["seat preference", "preferred seat"], values: { window: ["window seat", "window seats"], aisle: ["aisle seat", "aisle seats"], middle: ["middle seat", "middle seats"] } },
+  {
+    name: "relationship status",
+    attributes: ["relationship status", "marital status"],
+    values: { single: ["single"], married: ["married"], engaged: ["engaged"], divorced: ["divorced"], widowed: ["widowed"] },
+  },
+  {
+    name: "seat preference",
+    attributes: ["seat preference", "preferred seat"],
+    values: { window: ["window seat", "window seats"], aisle: ["aisle seat", "aisle seats"], middle: ["middle seat", "middle seats"] },
+  },
   { name: "diet", attributes: ["diet"], values: { vegetarian: ["vegetarian"], vegan: ["vegan"], pescatarian: ["pescatarian"], omnivore: ["omnivore"] } },
-  { name: "work arrangement", attributes: ["work arrangement"], values: { remote: ["fully remote", "works remotely", "remote worker"], hybrid: ["hybrid"], "on-site": ["on-site", "onsite", "in the office full-time"] } },
+  {
+    name: "work arrangement",
+    attributes: ["work arrangement"],
+    values: { remote: ["fully remote", "works remotely", "remote worker"], hybrid: ["hybrid"], "on-site": ["on-site", "onsite", "in the office full-time"] },
+  },
   // A customer has one support tier, whether said as "support tier is standard" or "moved to premium support".
   {
     name: "support tier",
     attributes: ["support tier", "support plan", "support level", "support package"],
-    values: { basic: ["basic support"], standard: ["standard support"], premium: ["premium support"], enterprise: ["enterprise support"], priority: ["priority support"], gold: ["gold support"], platinum: ["platinum support"] },
+    values: {
+      basic: ["basic support"],
+      standard: ["standard support"],
+      premium: ["premium support"],
+      enterprise: ["enterprise support"],
+      priority: ["priority support"],
+      gold: ["gold support"],
+      platinum: ["platinum support"],
+    },
   },
   // Indentation is tabs or spaces; the words alone ("browser tabs") need the code-style context.
   {
@@ -472,17 +707,28 @@ export const VALUE_CLASSES: readonly ValueClass[] = [
   {
     name: "region",
     attributes: ["region"],
-    pattern: /(?<![\p{L}\p{N}-])(?<value>(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)(?:-\d)?|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)\d)(?![\p{L}\p{N}-])/iu,
+    pattern:
+      /(?<![\p{L}\p{N}-])(?<value>(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)(?:-\d)?|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)\d)(?![\p{L}\p{N}-])/iu,
     context: new RegExp(`${RUNS_ON.source}|\\b(?:is|are) (?:now )?in\\b|\\bregion\\b`, "iu"),
   },
   // One version of each runtime at a time: "runs on Node 18" -> "was upgraded to Node 20".
-  { name: "node version", attributes: ["node version", "node.js version", "runtime"], pattern: version("node\\.?js|node", "\\d{1,2}(?:\\.\\d{1,3}){0,2}"), context: RUNS_ON },
+  {
+    name: "node version",
+    attributes: ["node version", "node.js version", "runtime"],
+    pattern: version("node\\.?js|node", "\\d{1,2}(?:\\.\\d{1,3}){0,2}"),
+    context: RUNS_ON,
+  },
   { name: "python version", attributes: ["python version", "runtime"], pattern: version("python", "[23](?:\\.\\d{1,3}){0,2}"), context: RUNS_ON },
   { name: "java version", attributes: ["java version", "jdk version", "runtime"], pattern: version("java|jdk|openjdk", "\\d{1,2}"), context: RUNS_ON },
   { name: "ruby version", attributes: ["ruby version", "runtime"], pattern: version("ruby", "\\d(?:\\.\\d{1,3}){1,2}"), context: RUNS_ON },
   { name: "php version", attributes: ["php version", "runtime"], pattern: version("php", "\\d(?:\\.\\d{1,3}){0,2}"), context: RUNS_ON },
   { name: "go version", attributes: ["go version", "runtime"], pattern: version("go|golang", "1\\.\\d{1,2}(?:\\.\\d{1,3})?"), context: RUNS_ON },
-  { name: "postgres version", attributes: ["postgres version", "postgresql version"], pattern: version("postgres|postgresql", "\\d{1,2}(?:\\.\\d{1,3})?"), context: RUNS_ON },
+  {
+    name: "postgres version",
+    attributes: ["postgres version", "postgresql version"],
+    pattern: version("postgres|postgresql", "\\d{1,2}(?:\\.\\d{1,3})?"),
+    context: RUNS_ON,
+  },
 ];
 
 /**
@@ -494,7 +740,10 @@ export const VALUE_CLASSES: readonly ValueClass[] = [
 const CLASS_SUBJECT = `(?<subject>(?:[Tt]he )?${WORD}(?: ${WORD}){0,3}?)`;
 /** A verb after a possessive part, plural parts' base forms included ("Sam's kids use Windows"). */
 const PART_VERB = `(?:${SUBJECT_VERB_SOURCE}|(?:use|run|eat|work|live|need|prefer|switch|move)(?![\\p{L}]))`;
-export const VALUE_CLASS_POSSESSIVE = new RegExp(`^(?:${CLASS_SUBJECT}'s?|(?<subject2>[Oo]ur|[Mm]y)) (?<part>${WORD}(?: ${WORD})?) (?<rest>${PART_VERB}.{0,200})$`, "u");
+export const VALUE_CLASS_POSSESSIVE = new RegExp(
+  `^(?:${CLASS_SUBJECT}'s?|(?<subject2>[Oo]ur|[Mm]y)) (?<part>${WORD}(?: ${WORD})?) (?<rest>${PART_VERB}.{0,200})$`,
+  "u",
+);
 export const VALUE_CLASS_SENTENCE = new RegExp(`^${CLASS_SUBJECT}(?:'s |'re |'m | (?=${SUBJECT_VERB_SOURCE}))(?<rest>.{1,200})$`, "u");
 
 /**
@@ -516,8 +765,17 @@ export const NEGATION_FOLDS: readonly NegationFold[] = [
   // "Otto left the design guild": no longer a member of it (a named employer is left_employer's).
   { name: "left_group", pattern: /^(\S.{0,60}?) (?:has )?(?:left|quit) the /u, replacement: "$1 is a member of the " },
   // "Iris is back from parental leave": no longer on it.
-  { name: "back_from", pattern: /(\bis|\bare|\bam|'s|'re|'m) (?:now |finally |just )?back from (?:(?:a|an|the|his|her|their|my) )?(?=(?:[\p{Ll}-]{2,20} ){0,2}(?:leave|sabbatical|vacation|holiday|furlough)$)/iu, replacement: "$1 on " },
-  { name: "returned_from", pattern: /\b(?:has |have )?returned from (?:(?:a|an|the|his|her|their|my) )?(?=(?:[\p{Ll}-]{2,20} ){0,2}(?:leave|sabbatical|vacation|holiday|furlough)$)/iu, replacement: "is on " },
+  {
+    name: "back_from",
+    pattern:
+      /(\bis|\bare|\bam|'s|'re|'m) (?:now |finally |just )?back from (?:(?:a|an|the|his|her|their|my) )?(?=(?:[\p{Ll}-]{2,20} ){0,2}(?:leave|sabbatical|vacation|holiday|furlough)$)/iu,
+    replacement: "$1 on ",
+  },
+  {
+    name: "returned_from",
+    pattern: /\b(?:has |have )?returned from (?:(?:a|an|the|his|her|their|my) )?(?=(?:[\p{Ll}-]{2,20} ){0,2}(?:leave|sabbatical|vacation|holiday|furlough)$)/iu,
+    replacement: "is on ",
+  },
   { name: "stopped", pattern: /\b(?:has |have |recently |just )?(?:stopped|quit|gave up|given up|ceased) (?=\p{L}{2,30}ing\b)/iu, replacement: "" },
 ];
 /**
@@ -528,11 +786,16 @@ export const NEGATION_FOLDS: readonly NegationFold[] = [
  */
 export const REPHRASINGS: readonly NegationFold[] = [
   // "renews every September 1": a yearly date is the date.
-  { name: "every_date", pattern: / every ((?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2})$/u, replacement: " on $1" },
+  {
+    name: "every_date",
+    pattern: / every ((?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2})$/u,
+    replacement: " on $1",
+  },
   // Reported speech about oneself: "Katherine said she'd rather go by Kat" is Katherine's own claim.
   {
     name: "reported_speech",
-    pattern: /^(\p{Lu}[\p{L}'-]{0,30}(?: \p{Lu}[\p{L}'-]{0,30})?) (?:said|says|mentioned|told us|told me|confirmed|let us know) (?:that )?(?:she|he|they)(?:'d| would) rather /u,
+    pattern:
+      /^(\p{Lu}[\p{L}'-]{0,30}(?: \p{Lu}[\p{L}'-]{0,30})?) (?:said|says|mentioned|told us|told me|confirmed|let us know) (?:that )?(?:she|he|they)(?:'d| would) rather /u,
     replacement: "$1 would rather ",
   },
   // "I'm based in Tamale" reads like "Tom is based in ...".
@@ -540,27 +803,68 @@ export const REPHRASINGS: readonly NegationFold[] = [
   // "Chidi would rather text than call" is a preference of one over the other.
   { name: "would_rather", pattern: /^(.{1,60}?) (?:would|'d) rather (.{1,40}?) than (.{1,40}?)$/u, replacement: "$1 prefers $2 over $3" },
   // "Katherine prefers to be called Kate", "Laura goes by Laura Park": the name they use.
-  { name: "called", pattern: /^(.{1,60}?) (?:prefers to be called|likes to be called|wants to be called|goes by|would rather go by|'d rather go by) (?!(?:she|he|they)\/)(.{1,40})$/u, replacement: "$1's preferred name is $2" },
+  {
+    name: "called",
+    pattern:
+      /^(.{1,60}?) (?:prefers to be called|likes to be called|wants to be called|goes by|would rather go by|'d rather go by) (?!(?:she|he|they)\/)(.{1,40})$/u,
+    replacement: "$1's preferred name is $2",
+  },
   {
     name: "beta_participant",
-    pattern: /^(.{1,60}?) (is|are|was) (?:a |an )?(beta|alpha|pilot|early access) (?:tester|user|customer|participant|partner)s? (?:for|of|in|on) (?:the )?(.{1,60})$/u,
+    pattern:
+      /^(.{1,60}?) (is|are|was) (?:a |an )?(beta|alpha|pilot|early access) (?:tester|user|customer|participant|partner)s? (?:for|of|in|on) (?:the )?(.{1,60})$/u,
     replacement: "$1 $2 a member of the $4 $3",
   },
-  { name: "joined_beta", pattern: /^(.{1,60}?) (?:has |have )?joined the (.{1,60}? (?:beta|alpha|pilot|early access program))$/u, replacement: "$1 is a member of the $2" },
+  {
+    name: "joined_beta",
+    pattern: /^(.{1,60}?) (?:has |have )?joined the (.{1,60}? (?:beta|alpha|pilot|early access program))$/u,
+    replacement: "$1 is a member of the $2",
+  },
   // "Work on the dashboard has resumed" is the dashboard's status.
   {
     name: "work_on",
-    pattern: /^(?:[Ww]ork|[Dd]evelopment|[Pp]rogress) on (?:the )?(.{1,60}?) ((?:has |have )?(?:resumed|stalled)|(?:is|was|has been) (?:on hold|paused|blocked|stalled|frozen|on track|at risk|behind schedule|delayed))$/u,
+    pattern:
+      /^(?:[Ww]ork|[Dd]evelopment|[Pp]rogress) on (?:the )?(.{1,60}?) ((?:has |have )?(?:resumed|stalled)|(?:is|was|has been) (?:on hold|paused|blocked|stalled|frozen|on track|at risk|behind schedule|delayed))$/u,
     replacement: "The $1 $2",
   },
 ];
 /** Words at the end of a statement that only stress that it is current: "Pablo is 28 now". */
-export const CURRENT_TAIL = /(?:,? (?:now|instead|after all|these days|currently|at the moment|as of today|as of now|going forward|from now on|again|last (?:week|month|year|quarter)|this (?:week|month|year|quarter)|next (?:week|month|year|quarter)|yesterday|today|recently))+$/iu;
+export const CURRENT_TAIL =
+  /(?:,? (?:now|instead|after all|these days|currently|at the moment|as of today|as of now|going forward|from now on|again|last (?:week|month|year|quarter)|this (?:week|month|year|quarter)|next (?:week|month|year|quarter)|yesterday|today|recently))+$/iu;
 /** When a change happened, said after the claim: "was promoted to Staff Engineer in Q2". */
 const WHEN_WORDS = [
-  "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
-  "q1", "q2", "q3", "q4", "spring", "summer", "autumn", "fall", "winter", "the spring", "the summer", "the autumn", "the fall", "the winter",
-  "the move", "the wedding", "the acquisition", "the merger", "the reorg", "the offsite",
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+  "q1",
+  "q2",
+  "q3",
+  "q4",
+  "spring",
+  "summer",
+  "autumn",
+  "fall",
+  "winter",
+  "the spring",
+  "the summer",
+  "the autumn",
+  "the fall",
+  "the winter",
+  "the move",
+  "the wedding",
+  "the acquisition",
+  "the merger",
+  "the reorg",
+  "the offsite",
 ];
 const WHEN_PREPOSITIONS = ["in", "on", "since", "as of", "over", "during", "after", "starting", "effective", "from"];
 /**
@@ -607,9 +911,53 @@ export const DECISION = new RegExp(
   "u",
 );
 /** Verbs that mean "use" in a decision, so "go with Redis" and "use Postgres" answer one question. */
-export const USE_VERBS: ReadonlySet<string> = new Set(["use", "adopt", "go with", "switch to", "move to", "standardize on", "standardise on", "pick", "choose", "select", "migrate to", "stick with", "keep"]);
+export const USE_VERBS: ReadonlySet<string> = new Set([
+  "use",
+  "adopt",
+  "go with",
+  "switch to",
+  "move to",
+  "standardize on",
+  "standardise on",
+  "pick",
+  "choose",
+  "select",
+  "migrate to",
+  "stick with",
+  "keep",
+]);
 /** Decisions that fix when or where something happens: a new one replaces the old one. */
-export const SCHEDULING_VERBS: ReadonlySet<string> = new Set(["release", "ship", "deploy", "meet", "hold", "launch", "run", "move", "freeze", "schedule", "push", "postpone", "delay", "start", "end", "cut", "hold off", "do", "have", "price", "charge", "set", "cap", "limit", "bill", "host", "name", "call", "rename"]);
+export const SCHEDULING_VERBS: ReadonlySet<string> = new Set([
+  "release",
+  "ship",
+  "deploy",
+  "meet",
+  "hold",
+  "launch",
+  "run",
+  "move",
+  "freeze",
+  "schedule",
+  "push",
+  "postpone",
+  "delay",
+  "start",
+  "end",
+  "cut",
+  "hold off",
+  "do",
+  "have",
+  "price",
+  "charge",
+  "set",
+  "cap",
+  "limit",
+  "bill",
+  "host",
+  "name",
+  "call",
+  "rename",
+]);
 /** Prepositions that put the decided value after them ("release on Tuesdays", "move the standup to 10"). */
 export const DECISION_PREPOSITIONS: ReadonlySet<string> = new Set(["on", "at", "to", "every", "by", "until", "in", "from", "each", "as"]);
 
@@ -629,7 +977,8 @@ export const CLAIM_BLOCKERS: readonly ClaimBlocker[] = [
   // "Priya's manager is probably Tom": a guess must not replace a stated fact.
   {
     name: "hedge",
-    pattern: /\b(?:maybe|probably|perhaps|possibly|might|may be|unsure|unclear|allegedly|rumou?red|supposedly|apparently|i think|i guess|i believe|if|unless|considering|thinking about|plans? to|planning to|hopes? to|wants? to|would like to|could|should|likely|unlikely|expected to|rumor|rumour|reportedly|seems|seemed|sounds like|talking about|proposed|suggested|might be)\b/i,
+    pattern:
+      /\b(?:maybe|probably|perhaps|possibly|might|may be|unsure|unclear|allegedly|rumou?red|supposedly|apparently|i think|i guess|i believe|if|unless|considering|thinking about|plans? to|planning to|hopes? to|wants? to|would like to|could|should|likely|unlikely|expected to|rumor|rumour|reportedly|seems|seemed|sounds like|talking about|proposed|suggested|might be)\b/i,
   },
 ];
 
@@ -638,9 +987,7 @@ export const VALUE_END: RegExp =
   /,? (?:who|which|whom|where|because|since|although|though|but|until|starting|effective|as of|after|when|while|instead of)\b|, (?:and|so)\b| and (?:joined|moved|started|is|was|became|now|then)\b| \(| - | – | — |;/iu;
 
 /** Attribute words that show the "attribute" is really a verb phrase ("Priya's been ..."). */
-export const NOT_ATTRIBUTES: ReadonlySet<string> = new Set(
-  "been going gonna got done not also always never just really still now very a an the".split(" "),
-);
+export const NOT_ATTRIBUTES: ReadonlySet<string> = new Set("been going gonna got done not also always never just really still now very a an the".split(" "));
 
 /**
  * Attributes that hold many values at once even in "Maya's X is Y" form: a person has many
@@ -648,16 +995,84 @@ export const NOT_ATTRIBUTES: ReadonlySet<string> = new Set(
  * unless listed in SINGULAR_S.
  */
 export const MANY_VALUED_ATTRIBUTES: ReadonlySet<string> = new Set([
-  "hobby", "friend", "language", "interest", "skill", "pet", "kid", "child", "sibling", "brother", "sister", "colleague",
-  "tool", "client", "customer", "favorite thing", "passion", "allergy", "habit", "goal", "concern", "idea", "project",
-  "teammate", "neighbor", "neighbour", "cousin", "investor", "partner company", "vendor", "supplier", "competitor",
-  "dog", "cat", "car", "team member", "member", "feature", "integration", "product", "plan for", "priority list",
+  "hobby",
+  "friend",
+  "language",
+  "interest",
+  "skill",
+  "pet",
+  "kid",
+  "child",
+  "sibling",
+  "brother",
+  "sister",
+  "colleague",
+  "tool",
+  "client",
+  "customer",
+  "favorite thing",
+  "passion",
+  "allergy",
+  "habit",
+  "goal",
+  "concern",
+  "idea",
+  "project",
+  "teammate",
+  "neighbor",
+  "neighbour",
+  "cousin",
+  "investor",
+  "partner company",
+  "vendor",
+  "supplier",
+  "competitor",
+  "dog",
+  "cat",
+  "car",
+  "team member",
+  "member",
+  "feature",
+  "integration",
+  "product",
+  "plan for",
+  "priority list",
 ]);
 /** Attribute words ending in "s" that are singular. */
 export const SINGULAR_S: ReadonlySet<string> = new Set([
-  "status", "address", "boss", "class", "business", "campus", "alias", "basis", "process", "access", "progress", "news",
-  "headquarters", "series", "analysis", "bonus", "focus", "thesis", "virus", "census", "radius", "canvas", "atlas", "os",
-  "arr", "mrr", "bus", "gas", "plus", "less", "address is", "ts", "hours",
+  "status",
+  "address",
+  "boss",
+  "class",
+  "business",
+  "campus",
+  "alias",
+  "basis",
+  "process",
+  "access",
+  "progress",
+  "news",
+  "headquarters",
+  "series",
+  "analysis",
+  "bonus",
+  "focus",
+  "thesis",
+  "virus",
+  "census",
+  "radius",
+  "canvas",
+  "atlas",
+  "os",
+  "arr",
+  "mrr",
+  "bus",
+  "gas",
+  "plus",
+  "less",
+  "address is",
+  "ts",
+  "hours",
 ]);
 
 /** Synonyms folded to one attribute so "boss" and "manager" claims supersede each other. */
@@ -672,7 +1087,11 @@ export const ATTRIBUTE_ALIASES: readonly AttributeAlias[] = [
   // A spouse by any name.
   { name: "partner_synonym", pattern: /^(?:wife|husband|spouse|partner|girlfriend|boyfriend|fiancée?|fiance)$/u, canonical: "partner" },
   { name: "email_synonym", pattern: /^(?:e-mail|email address|e-mail address|work email|contact email)$/u, canonical: "email" },
-  { name: "phone_synonym", pattern: /^(?:phone number|mobile|mobile number|cell|cell number|cell phone|telephone|telephone number|phone|number|contact number|line|phone line)$/u, canonical: "phone" },
+  {
+    name: "phone_synonym",
+    pattern: /^(?:phone number|mobile|mobile number|cell|cell number|cell phone|telephone|telephone number|phone|number|contact number|line|phone line)$/u,
+    canonical: "phone",
+  },
   { name: "hometown_synonym", pattern: /^home town$/u, canonical: "hometown" },
   { name: "favorite_spelling", pattern: /^favourite(?![\p{L}])/u, canonical: "favorite" },
   { name: "colour_spelling", pattern: /(?<![\p{L}])colour(?![\p{L}])/u, canonical: "color" },
@@ -682,12 +1101,33 @@ export const ATTRIBUTE_ALIASES: readonly AttributeAlias[] = [
   { name: "location_synonym", pattern: /^(?:location|city|home city|current city|hq|headquarters|head office|base)$/u, canonical: "location" },
   { name: "plan_synonym", pattern: /^(?:plan|subscription|subscription plan|tier|pricing tier|pricing plan|package|edition)$/u, canonical: "plan" },
   { name: "due_date_synonym", pattern: /^(?:deadline|due date|due)$/u, canonical: "due date" },
-  { name: "launch_date_synonym", pattern: /^(?:launch|launch date|release|release date|go-live|go-live date|go live|ship date|launches|releases|ships|ship|goes live|is launching|is releasing|is shipping)$/u, canonical: "launch date" },
-  { name: "renewal_date_synonym", pattern: /^(?:renewal|renewal date|renew|renews|is renewing|is up for renewal|contract renewal|contract renewal date)$/u, canonical: "renewal date" },
-  { name: "start_date_synonym", pattern: /^(?:kickoff|kick-off|kickoff date|start|start date|kick off|kicks off|starts|begin|begins)$/u, canonical: "start date" },
-  { name: "end_date_synonym", pattern: /^(?:end|end date|ends|wrap up|wraps up|close|closes|expire|expires|expiry|expiry date|expiration date)$/u, canonical: "end date" },
+  {
+    name: "launch_date_synonym",
+    pattern:
+      /^(?:launch|launch date|release|release date|go-live|go-live date|go live|ship date|launches|releases|ships|ship|goes live|is launching|is releasing|is shipping)$/u,
+    canonical: "launch date",
+  },
+  {
+    name: "renewal_date_synonym",
+    pattern: /^(?:renewal|renewal date|renew|renews|is renewing|is up for renewal|contract renewal|contract renewal date)$/u,
+    canonical: "renewal date",
+  },
+  {
+    name: "start_date_synonym",
+    pattern: /^(?:kickoff|kick-off|kickoff date|start|start date|kick off|kicks off|starts|begin|begins)$/u,
+    canonical: "start date",
+  },
+  {
+    name: "end_date_synonym",
+    pattern: /^(?:end|end date|ends|wrap up|wraps up|close|closes|expire|expires|expiry|expiry date|expiration date)$/u,
+    canonical: "end date",
+  },
   { name: "price_synonym", pattern: /^(?:price|cost|pricing)$/u, canonical: "price" },
-  { name: "employee_count_synonym", pattern: /^(?:headcount|head count|employee|employee count|number of employees|staff|people|person|staff count)$/u, canonical: "employee count" },
+  {
+    name: "employee_count_synonym",
+    pattern: /^(?:headcount|head count|employee|employee count|number of employees|staff|people|person|staff count)$/u,
+    canonical: "employee count",
+  },
   { name: "seat_count_synonym", pattern: /^(?:seat|seats|seat count|number of seats|license|licence|license count|licenses)$/u, canonical: "seat count" },
   { name: "birthday_synonym", pattern: /^(?:birthday|date of birth|birth date|dob)$/u, canonical: "birthday" },
   { name: "time_zone_synonym", pattern: /^(?:timezone|time zone|tz)$/u, canonical: "time zone" },

@@ -46,7 +46,8 @@ export const KIND_RULES: readonly KindRule[] = [
   {
     name: "will_use",
     kind: "decision",
-    pattern: /(?:\b(?:will|shall|are going to|is going to|am going to)|'ll) (?:use|adopt|go with|switch to|move to|migrate to|standardi[sz]e on|stick with|deprecate|sunset)\b/i,
+    pattern:
+      /(?:\b(?:will|shall|are going to|is going to|am going to)|'ll) (?:use|adopt|go with|switch to|move to|migrate to|standardi[sz]e on|stick with|deprecate|sunset)\b/i,
   },
   // "The budget was approved", "Priya approved the design"; "not approved yet" is not one.
   { name: "approved", kind: "decision", pattern: /\bapproved\b/i, unless: new RegExp(`${NOT_BEFORE} approved\\b`, "i") },
@@ -59,7 +60,8 @@ export const KIND_RULES: readonly KindRule[] = [
   {
     name: "going_with",
     kind: "decision",
-    pattern: /\b(?:we're|we are|we'll|we will|we|let's|i'm|i am|i'll|team is|team will) (?:going with|go with|went with|switching to|switched to|migrating to|moving to)\b/i,
+    pattern:
+      /\b(?:we're|we are|we'll|we will|we|let's|i'm|i am|i'll|team is|team will) (?:going with|go with|went with|switching to|switched to|migrating to|moving to)\b/i,
   },
   // "We opted for monthly billing".
   { name: "opted_for", kind: "decision", pattern: /\bopted (?:for|to|out)\b/i },
@@ -100,7 +102,8 @@ export const KIND_RULES: readonly KindRule[] = [
     name: "manager",
     kind: "profile_fact",
     pattern: /\b(?:manager|boss|supervisor|team lead|tech lead) (?:is|was|of)\b|\b(?:manager|boss):|\bmanaged by\b/i,
-    unless: /\b(?:package|password|window|secrets?|dependency|task|process|memory|connection|version|state|file|display|session|cache|resource|device|download|network|service|boot|config|certificate|credential|plugin|extension|node|cluster|environment|queue|job|lock|transaction|event|context) manager\b/i,
+    unless:
+      /\b(?:package|password|window|secrets?|dependency|task|process|memory|connection|version|state|file|display|session|cache|resource|device|download|network|service|boot|config|certificate|credential|plugin|extension|node|cluster|environment|queue|job|lock|transaction|event|context) manager\b/i,
   },
   // "born in Lisbon", "her birthday is May 3".
   { name: "born", kind: "profile_fact", pattern: /\bborn (?:in|on|at)\b|\bbirthday\b|\bdate of birth\b|\bbirth ?date\b/i },
@@ -116,7 +119,8 @@ export const KIND_RULES: readonly KindRule[] = [
   {
     name: "pronoun_attribute",
     kind: "profile_fact",
-    pattern: /\b(?:my|his|her|their) (?:manager|boss|role|job|title|position|occupation|age|birthday|hometown|pronouns|wife|husband|partner|spouse|kids|children|son|daughter|mother|father|mom|dad)\b/i,
+    pattern:
+      /\b(?:my|his|her|their) (?:manager|boss|role|job|title|position|occupation|age|birthday|hometown|pronouns|wife|husband|partner|spouse|kids|children|son|daughter|mother|father|mom|dad)\b/i,
   },
   // "Priya is married", "her husband Tom".
   { name: "family_status", kind: "profile_fact", pattern: /\b(?:married|divorced|widowed|engaged to|husband|wife|spouse|fianc[eé]e?)\b/i },
@@ -130,7 +134,8 @@ export const KIND_RULES: readonly KindRule[] = [
   {
     name: "organisation_terms",
     kind: "profile_fact",
-    pattern: /\b(?:renewal|contract|subscription|plan|tier) (?:date|term|ends?|renews?|expires?|is|was)\b|\brenews? (?:on|in)\b|\b(?:headquartered|incorporated|founded) (?:in|on)\b|\bheadcount\b/i,
+    pattern:
+      /\b(?:renewal|contract|subscription|plan|tier) (?:date|term|ends?|renews?|expires?|is|was)\b|\brenews? (?:on|in)\b|\b(?:headquartered|incorporated|founded) (?:in|on)\b|\bheadcount\b/i,
   },
   // "Priya is a designer", "Acme is an enterprise customer" (person subjects only, see above).
   { name: "is_a", kind: "profile_fact", pattern: /(?:\b(?:is|am|are|was)|'s|'m|'re) (?:a|an|the) /i, needsPerson: true },
@@ -153,7 +158,8 @@ export const KIND_RULES: readonly KindRule[] = [
   {
     name: "family",
     kind: "profile_fact",
-    pattern: /\b(?:has|have|had) (?:a|an|one|two|three|four|five|\d{1,2}) (?:kids?|children|sons?|daughters?|pets?|dogs?|cats?|siblings?|brothers?|sisters?)\b/i,
+    pattern:
+      /\b(?:has|have|had) (?:a|an|one|two|three|four|five|\d{1,2}) (?:kids?|children|sons?|daughters?|pets?|dogs?|cats?|siblings?|brothers?|sisters?)\b/i,
     needsPerson: true,
   },
   // "Priya's role is staff engineer", "his title: VP Sales".

@@ -7,7 +7,13 @@
 
 const words = (text: string): ReadonlySet<string> => new Set(text.trim().split(/\s+/u));
 /** Entries that may hold spaces, separated by "|". */
-const phrases = (text: string): ReadonlySet<string> => new Set(text.split("|").map((p) => p.trim().replace(/\s+/gu, " ")).filter((p) => p !== ""));
+const phrases = (text: string): ReadonlySet<string> =>
+  new Set(
+    text
+      .split("|")
+      .map((p) => p.trim().replace(/\s+/gu, " "))
+      .filter((p) => p !== ""),
+  );
 
 /**
  * Function words: never a topic and never a name. Articles, pronouns, auxiliaries, prepositions,
@@ -128,7 +134,17 @@ export const NEUTRAL_MODIFIERS: ReadonlySet<string> = new Set(
 export const VALUE_ALIASES: Readonly<Record<string, string>> = { postgres: "postgresql", pg: "postgresql", k8s: "kubernetes", gcp: "google cloud" };
 
 /** Events a thing has one date for, as the last word of a dated subject: "Legacy API sunset". */
-export const DATED_EVENTS: ReadonlySet<string> = new Set(["deprecation", "sunset", "launch", "release", "migration", "go-live", "kickoff", "cutover", "rollout"]);
+export const DATED_EVENTS: ReadonlySet<string> = new Set([
+  "deprecation",
+  "sunset",
+  "launch",
+  "release",
+  "migration",
+  "go-live",
+  "kickoff",
+  "cutover",
+  "rollout",
+]);
 
 /** Heads of job titles: a role claim needs one, so "Maya is a friend of Tom" is not a role (plus "head of ..."). */
 export const TITLE_HEADS: ReadonlySet<string> = phrases(`

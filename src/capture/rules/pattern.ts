@@ -78,5 +78,4 @@ export function matchTokens(pattern: TokenPattern, tokens: readonly Token[]): Sl
 }
 
 /** The words of a span as written, joined. */
-export const spanText = (span: readonly Token[] | undefined): string =>
-  (span ?? []).map((t, i) => (i > 0 && t.spaced ? ` ${t.text}` : t.text)).join("");
+export const spanText = (span: readonly Token[] | undefined): string => (span ?? []).map((t, i) => (i > 0 && t.spaced ? ` ${t.text}` : t.text)).join("");

@@ -106,12 +106,14 @@ function readPattern(pattern: RegExp): readonly AnyOf[] {
   }
   const whole = readAlternatives(literal.pattern.alternatives);
   const all = whole.exact === null ? whole.all : [...whole.all, [...whole.exact]];
-  return all
-    // A list holding the empty string is met by every text.
-    .filter((anyOf) => anyOf.length > 0 && !anyOf.includes(""))
-    .map(withoutLongerForms)
-    .sort((a, b) => shortest(b) - shortest(a) || a.length - b.length)
-    .slice(0, MAX_REQUIREMENTS);
+  return (
+    all
+      // A list holding the empty string is met by every text.
+      .filter((anyOf) => anyOf.length > 0 && !anyOf.includes(""))
+      .map(withoutLongerForms)
+      .sort((a, b) => shortest(b) - shortest(a) || a.length - b.length)
+      .slice(0, MAX_REQUIREMENTS)
+  );
 }
 
 /**

@@ -71,7 +71,8 @@ export const SENSITIVE_RULES: readonly SensitiveRule[] = [
   // Salaries and compensation words.
   {
     name: "compensation_word",
-    pattern: /\b(?:salary|salaries|compensation|wages?|payslip|paycheck|pay rate|hourly rate|net worth|income|equity grant|stock options|pay raise|pay rise)\b/i,
+    pattern:
+      /\b(?:salary|salaries|compensation|wages?|payslip|paycheck|pay rate|hourly rate|net worth|income|equity grant|stock options|pay raise|pay rise)\b/i,
   },
   // "earns $120k", "paid $120k", "makes €90,000": an amount a person is paid.
   {

@@ -357,7 +357,7 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   /** BM25's length factor of a fact, folded: k1 * (1 - b + b * max(length, minLength) / avgLength). */
   const normOf = (ord: number): number => {
     const length = lengthOf[ord]!;
-    return base + perLength * (Math.max(length , minLength));
+    return base + perLength * Math.max(length, minLength);
   };
   /** What the posting `packed` of cursor `i` adds to its fact (always more than 0). */
   const gain = (i: number, packed: number, norm: number): number => {
@@ -481,7 +481,10 @@ function rescore(index: FactIndex, plan: QueryPlan, p: RankingParams, ranked: nu
 
 /** The latest visible facts (recorded time, then id): for queries without terms and the about_actor fill. */
 export function recentFacts(index: FactIndex, filter: ReadFilter, options: RankOptions): number[] {
-  const top = new TopK(options.limit, (a, b) => index.recordedAt[a]! > index.recordedAt[b]! || (index.recordedAt[a] === index.recordedAt[b] && index.ids[a]! > index.ids[b]!));
+  const top = new TopK(
+    options.limit,
+    (a, b) => index.recordedAt[a]! > index.recordedAt[b]! || (index.recordedAt[a] === index.recordedAt[b] && index.ids[a]! > index.ids[b]!),
+  );
   const consider = (ord: number): void => {
     if (!isVisible(index, ord, filter)) return;
     if (options.onlyEndUser === true && index.endUserOf[ord]! < 0) return;
@@ -498,8 +501,10 @@ export function recentFacts(index: FactIndex, filter: ReadFilter, options: RankO
 
 /** Pinned visible facts, latest first: the packet's always-present core. */
 export function pinnedFacts(index: FactIndex, filter: ReadFilter, limit: number): number[] {
-  const top = new TopK(limit, (a, b) => index.recordedAt[a]! > index.recordedAt[b]! || (index.recordedAt[a] === index.recordedAt[b] && index.ids[a]! > index.ids[b]!));
+  const top = new TopK(
+    limit,
+    (a, b) => index.recordedAt[a]! > index.recordedAt[b]! || (index.recordedAt[a] === index.recordedAt[b] && index.ids[a]! > index.ids[b]!),
+  );
   for (const ord of index.pinned) if (isVisible(index, ord, filter)) top.offer(ord);
   return top.sorted();
 }
-

@@ -171,7 +171,18 @@ export function encodeIndex(index: FactIndex): Uint8Array | null {
   const w = new Writer();
   w.u32s(MAGIC, LAYOUT, parts.ids.length, parts.subjects.length, parts.endUsers.length, parts.terms.length);
   if (!w.strings(parts.ids) || !w.strings(parts.texts)) return null;
-  for (const column of [parts.subjectOf, parts.endUserOf, parts.kindOf, parts.originOf, parts.flags, parts.confidence, parts.recordedAt, parts.expiresAt, parts.lengthOf, parts.lineTokens]) {
+  for (const column of [
+    parts.subjectOf,
+    parts.endUserOf,
+    parts.kindOf,
+    parts.originOf,
+    parts.flags,
+    parts.confidence,
+    parts.recordedAt,
+    parts.expiresAt,
+    parts.lengthOf,
+    parts.lineTokens,
+  ]) {
     w.column(column);
   }
   if (!w.strings(parts.subjects.map((s) => s.name))) return null;

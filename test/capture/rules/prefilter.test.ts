@@ -61,7 +61,11 @@ describe("a pattern is skipped only when it cannot match", () => {
 
   test("random texts spelled from the patterns' own words", () => {
     const words = [...new Set(patterns.flatMap((p) => requirementsOf(p.pattern).flat()))];
-    const piece = fc.oneof(fc.constantFrom(...words), fc.constantFrom(" ", "'s", "Tom", "Acme", "Q3", "$40k", "\u017f", "\u212a", "é"), fc.string({ maxLength: 4 }));
+    const piece = fc.oneof(
+      fc.constantFrom(...words),
+      fc.constantFrom(" ", "'s", "Tom", "Acme", "Q3", "$40k", "\u017f", "\u212a", "é"),
+      fc.string({ maxLength: 4 }),
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), fc.boolean(), (parts, upper) => {
         const text = upper ? parts.join("").toUpperCase() : parts.join("");

@@ -16,16 +16,19 @@ test("a list is held when the text contains any of its words, as `includes` says
 
 test("the same answers as `includes`, with lists added between and during scans", () => {
   fc.assert(
-    fc.property(fc.array(fc.tuple(fc.array(word, { minLength: 1, maxLength: 4 }), fc.array(text, { maxLength: 3 })), { minLength: 1, maxLength: 8 }), (steps) => {
-      const scanner = new WordScanner();
-      const lists: { id: number; words: string[] }[] = [];
-      for (const [words, texts] of steps) {
-        lists.push({ id: scanner.add(words), words });
-        for (const t of texts) {
-          for (const l of lists) expect(scanner.holds(l.id, t)).toBe(l.words.some((w) => t.includes(w)));
+    fc.property(
+      fc.array(fc.tuple(fc.array(word, { minLength: 1, maxLength: 4 }), fc.array(text, { maxLength: 3 })), { minLength: 1, maxLength: 8 }),
+      (steps) => {
+        const scanner = new WordScanner();
+        const lists: { id: number; words: string[] }[] = [];
+        for (const [words, texts] of steps) {
+          lists.push({ id: scanner.add(words), words });
+          for (const t of texts) {
+            for (const l of lists) expect(scanner.holds(l.id, t)).toBe(l.words.some((w) => t.includes(w)));
+          }
         }
-      }
-    }),
+      },
+    ),
     { numRuns: 300 },
   );
 });

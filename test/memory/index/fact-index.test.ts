@@ -5,8 +5,7 @@ import { termsOf } from "../../../src/memory/index/terms";
 import { renderPacket } from "../../../src/memory/packet";
 import { indexedFact, NOW } from "./support";
 
-const everyone = (index: FactIndex, endUserId: string | null = null): ReadFilter =>
-  readFilter(index, { endUserId, audience: "internal", kinds: null });
+const everyone = (index: FactIndex, endUserId: string | null = null): ReadFilter => readFilter(index, { endUserId, audience: "internal", kinds: null });
 
 const search = (index: FactIndex, query: string, limit = 1000): string[] =>
   rankFacts(index, planQuery(index, query), everyone(index), { limit, now: NOW }).map((ord) => index.ids[ord]!);

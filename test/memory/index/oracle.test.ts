@@ -32,9 +32,51 @@ const USERS: Readonly<Record<string, string>> = { u1: "Dana", u2: "Eli", u3: "Fa
 const WORKSPACE_SUBJECTS = ["workspace", "Priya", "Marco Polo"];
 /** Every fact holds this word, so a query for it matches every fact. */
 const COMMON = "zebra";
-const VOCABULARY = ["amber", "basalt", "cobalt", "delta", "ember", "fjord", "garnet", "harbor", "indigo", "kelp", "lagoon", "running", "managers", "decided", "prefers", "coffee", "launches", "tea"];
+const VOCABULARY = [
+  "amber",
+  "basalt",
+  "cobalt",
+  "delta",
+  "ember",
+  "fjord",
+  "garnet",
+  "harbor",
+  "indigo",
+  "kelp",
+  "lagoon",
+  "running",
+  "managers",
+  "decided",
+  "prefers",
+  "coffee",
+  "launches",
+  "tea",
+];
 /** Query words: vocabulary, names, stop words, prefixes and typos (which the index expands). */
-const QUERY_WORDS = [COMMON, ...VOCABULARY, "Dana", "Eli", "Fay", "Lin", "Gus", "Priya", "Marco", "Polo", "team", "the", "what", "does", "of", "cobal", "garnit", "lagon", "harb", "kel", "manager", "quartz"];
+const QUERY_WORDS = [
+  COMMON,
+  ...VOCABULARY,
+  "Dana",
+  "Eli",
+  "Fay",
+  "Lin",
+  "Gus",
+  "Priya",
+  "Marco",
+  "Polo",
+  "team",
+  "the",
+  "what",
+  "does",
+  "of",
+  "cobal",
+  "garnit",
+  "lagon",
+  "harb",
+  "kel",
+  "manager",
+  "quartz",
+];
 
 const WORKSPACES = 3;
 const ROUNDS = 5;
@@ -122,7 +164,11 @@ class World {
     await this.db.transaction(async (tx) => {
       const seq = await nextFactSeq(tx, ws.id);
       await insertFacts(tx, ws.id, seq, rows);
-      await markSuperseded(tx, seq, old.map((o, i) => ({ oldId: o.id, newId: rows[i]!.id })));
+      await markSuperseded(
+        tx,
+        seq,
+        old.map((o, i) => ({ oldId: o.id, newId: rows[i]!.id })),
+      );
     });
     for (const o of old) live.delete(o.id);
     for (const r of rows) live.set(r.id, { id: r.id, endUserId: r.endUserId, subjectType: r.subjectType });

@@ -1,7 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { FactIndex, type IndexedFact } from "../../../src/memory/index/fact-index";
-import { isVisible, pinnedFacts, planQuery, RANKING, rankFacts, readFilter, recentFacts, type RankOptions, type ReadFilter } from "../../../src/memory/index/ranking";
+import {
+  isVisible,
+  pinnedFacts,
+  planQuery,
+  RANKING,
+  rankFacts,
+  readFilter,
+  recentFacts,
+  type RankOptions,
+  type ReadFilter,
+} from "../../../src/memory/index/ranking";
 import type { FactKind } from "../../../src/schema/memory";
 import { termsOf, TrigramProbe, trigramsOf } from "../../../src/memory/index/terms";
 import { indexedFact, NOW } from "./support";
@@ -184,7 +194,10 @@ describe("ranking signals", () => {
     const year = 365 * 86_400_000;
     const facts = Array.from({ length: 90 }, (_, i) => indexedFact("Amber lamps glow softly.", { recordedAt: (i + 1) * year }));
     const farFuture = Date.UTC(2900, 0, 1);
-    const newest = facts.slice(-10).reverse().map((f) => f.id);
+    const newest = facts
+      .slice(-10)
+      .reverse()
+      .map((f) => f.id);
     for (const order of [facts, [...facts].reverse()]) {
       const index = indexOf(order);
       const ords = rankFacts(index, planQuery(index, "amber lamps"), filterFor(index), { limit: 10, now: farFuture });
@@ -407,7 +420,14 @@ describe("a smaller limit returns a prefix of a larger one", () => {
   test("for random workspaces of near-identical facts and random queries", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 5 }), fc.constantFrom(...INSTANTS), fc.constantFrom("workspace", "priya", "gus")), { minLength: 30, maxLength: 300 }),
+        fc.array(
+          fc.tuple(
+            fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 5 }),
+            fc.constantFrom(...INSTANTS),
+            fc.constantFrom("workspace", "priya", "gus"),
+          ),
+          { minLength: 30, maxLength: 300 },
+        ),
         fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 6 }),
         fc.constantFrom(1, 5, 21, 45),
         (facts, query, limit) => {

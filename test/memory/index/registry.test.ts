@@ -68,7 +68,7 @@ async function sqlVisible(db: Db, v: Visibility): Promise<string[]> {
  */
 function withHeldAnswers(db: Db): { db: Db; hold(): { reached: Promise<void>; release(): void } } {
   let held: { gate: Promise<void>; arrived(): void } | null = null;
-  const sql: Sql = async <Row,>(strings: TemplateStringsArray, ...values: unknown[]): Promise<Row[]> => {
+  const sql: Sql = async <Row>(strings: TemplateStringsArray, ...values: unknown[]): Promise<Row[]> => {
     const rows = await db.sql<Row>(strings, ...values);
     const current = held;
     if (current) {
@@ -317,11 +317,17 @@ describeEachDb("FactIndexes", (get, kind) => {
           expect(depot.map((f) => f.fact_id).sort()).toEqual(expected.filter((id) => everything.find((f) => f.fact_id === id)!.fact_text.includes("depot")));
           const pinnedSql = await db.sql<{ id: string }>`SELECT f.id FROM facts f WHERE ${visibleFacts(v)} AND f.pinned ORDER BY f.id`;
           const filter = readFilter(index, v);
-          expect(pinnedFacts(index, filter, 1000).map((ord) => index.ids[ord]!).sort()).toEqual(pinnedSql.map((r) => r.id).sort());
+          expect(
+            pinnedFacts(index, filter, 1000)
+              .map((ord) => index.ids[ord]!)
+              .sort(),
+          ).toEqual(pinnedSql.map((r) => r.id).sort());
         }
         // One value of the claim survives the race, the same on both instances as in SQL.
         const manager = (await searchFacts(ctx, { query: "Ana manager", limit: 100 })).facts.filter((f) => f.fact_text.startsWith("Ana's manager"));
-        const liveManager = await db.sql<{ id: string }>`SELECT id FROM facts WHERE workspace_id = ${ws.id} AND superseded_by IS NULL AND text LIKE 'Ana''s manager%'`;
+        const liveManager = await db.sql<{
+          id: string;
+        }>`SELECT id FROM facts WHERE workspace_id = ${ws.id} AND superseded_by IS NULL AND text LIKE 'Ana''s manager%'`;
         expect(liveManager).toHaveLength(1);
         expect(manager.map((f) => f.fact_id)).toEqual([liveManager[0]!.id]);
       }

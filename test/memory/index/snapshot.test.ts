@@ -14,7 +14,7 @@ const SUBJECTS = ["workspace", "Ana", "the billing service", "Zoë", "east team"
 const END_USERS = [null, "cust-1", "cust-2", "user ünïcode"];
 
 function randomFact(next: () => number): IndexedFact {
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const words = Array.from({ length: 2 + Math.floor(next() * 12) }, () => pick(WORDS));
   return indexedFact(`${words.join(" ")}${next() < 0.1 ? "?" : "."}`, {
     subject: pick(SUBJECTS),

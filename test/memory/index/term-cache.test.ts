@@ -29,7 +29,27 @@ function referenceTerms(text: string): string[] {
 }
 
 test("terms and words of any text are those of the definition", () => {
-  const unit = fc.constantFrom("a", "B", "managers", "the", "ß", "İ", "ǅ", "é", "\u0301", "😀", "𝐀", "\ud800", "\udc00", "1", " ", "'", "-", "x".repeat(70), "Σ");
+  const unit = fc.constantFrom(
+    "a",
+    "B",
+    "managers",
+    "the",
+    "ß",
+    "İ",
+    "ǅ",
+    "é",
+    "\u0301",
+    "😀",
+    "𝐀",
+    "\ud800",
+    "\udc00",
+    "1",
+    " ",
+    "'",
+    "-",
+    "x".repeat(70),
+    "Σ",
+  );
   fc.assert(
     fc.property(fc.array(unit, { maxLength: 20 }), (parts) => {
       const text = parts.join("");
