@@ -215,6 +215,12 @@ test("webhooks: the signing secret is shown once, and the delivery log shows the
     expect(taught.status).toBe(202);
     for (const deadline = Date.now() + 15_000; hook.received.length === 0 && Date.now() < deadline; ) await Bun.sleep(50);
     expect(hook.verify(secret, hook.received[0]!)).toMatchObject({ type: "fact.created", data: { fact_text: "Webhooks reach the receiver." } });
+    // The receiver answers before the server records the attempt: the log is read once it is there.
+    const { json: listed } = await request(server.url, "/v1/admin/workspaces/acme/webhooks", { key: ADMIN });
+    const deliveries = `/v1/admin/webhooks/${listed.data.webhooks[0].webhook_id}/deliveries`;
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline; await Bun.sleep(50)) {
+      if ((await request(server.url, deliveries, { key: ADMIN })).json.data.deliveries.length > 0) break;
+    }
     await page.getByRole("button", { name: "Deliveries" }).click();
     await expectText(page.locator("main"), "204");
     await page.reload();

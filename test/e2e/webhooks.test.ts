@@ -59,8 +59,14 @@ async function killedMidDelivery(target: StartOptions): Promise<void> {
     expect(hook.received[2]!.id).not.toBe(firstTry.id);
     const secret = created.json.data.secret as string;
     for (const r of hook.received) expect(hook.verify(secret, r)).toMatchObject({ type: "fact.created" });
-    const log = await request(second.url, `/v1/admin/webhooks/${created.json.data.webhook_id}/deliveries`, { key: ADMIN });
-    expect(log.json.data.deliveries.map((d: { status: number }) => d.status)).toEqual([200, 200]);
+    // The receiver answers before the server records the attempt: wait for the log to show both.
+    const logged = async (): Promise<number[]> => {
+      const log = await request(second.url, `/v1/admin/webhooks/${created.json.data.webhook_id}/deliveries`, { key: ADMIN });
+      return log.json.data.deliveries.map((d: { status: number }) => d.status);
+    };
+    let statuses = await logged();
+    for (const deadline = Date.now() + 30_000; statuses.length < 2 && Date.now() < deadline; statuses = await logged()) await Bun.sleep(50);
+    expect(statuses).toEqual([200, 200]);
     expect(await second.stop("SIGTERM")).toBe(0);
   } finally {
     release();
