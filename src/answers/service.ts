@@ -39,7 +39,7 @@ const requestHash = (input: CreateInput): string =>
     .digest("hex");
 
 /**
- * Starts an answer run (4.4). Order of refusals: unknown agent (422), then a replayed
+ * Starts an answer run (POST /v1/answers, docs/api.md). Order of refusals: unknown agent (422), then a replayed
  * Idempotency-Key (the original run, or 409 when the request differs), then credits (402), then a
  * busy conversation (409). Everything is one transaction, so a refused request leaves nothing.
  */
@@ -96,7 +96,7 @@ export async function createAnswer(ctx: AnswersContext, input: CreateInput, opti
   return { run, replayed: true };
 }
 
-/** 2.7 from a run row; sources only when asked for, filtered by what the caller may see. */
+/** An answer (docs/api.md, Answers) from a run row; sources only when asked for, filtered by what the caller may see. */
 export async function toAnswer(ctx: ServiceContext, run: RunRow, withSources: boolean): Promise<Answer> {
   const v = visibilityFor(ctx.caller, run.end_user_id);
   return {
@@ -136,7 +136,7 @@ async function readableRun(ctx: ServiceContext, answerId: string): Promise<RunRo
   return run;
 }
 
-/** 4.5 */
+/** GET /v1/answers/:answer_id (docs/api.md, Answers). */
 export async function getAnswer(ctx: ServiceContext, answerId: string, withSources: boolean): Promise<Answer> {
   const run = await readableRun(ctx, answerId);
   if (!run) throw notFound(`answer "${answerId}"`);
@@ -161,7 +161,7 @@ export async function waitForAnswer(ctx: AnswersContext, answerId: string, timeo
 }
 
 /**
- * 4.6 ask_worker: a queued create (with the optional idempotency key) plus a bounded wait.
+ * The ask_worker tool (docs/mcp.md): a queued create (with the optional idempotency key) plus a bounded wait.
  * `timeout_seconds: 0` returns the queued create's result at once.
  */
 export async function askWorker(ctx: AnswersContext, input: AskWorkerArgs): Promise<Answer | WaitTimedOut | QueuedAnswer> {

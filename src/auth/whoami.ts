@@ -1,7 +1,7 @@
 import type { WhoamiResult } from "../schema/auth";
 import { RATE_LIMIT, type AuthContext } from "./authenticate";
 
-/** 2.8: what the calling key is and may do. */
+/** GET /v1/whoami (docs/api.md): what the calling key is and may do. */
 export function whoami(auth: AuthContext): WhoamiResult {
   return {
     key_name: auth.keyName,

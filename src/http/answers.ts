@@ -9,7 +9,7 @@ import { parseInput } from "../schema/validate";
 import { readJsonBody } from "./body";
 import { ok, type RequestPipeline } from "./pipeline";
 
-/** 4.4 and 4.5: streamed or queued answers, and polling. */
+/** The answer routes (docs/api.md, Answers): streamed or queued answers, and polling. */
 export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerEngine; pipeline: RequestPipeline }) {
   const { db, index, engine } = deps;
   return new Elysia({ name: "answers" })

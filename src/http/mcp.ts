@@ -229,7 +229,7 @@ async function handleMcp(deps: McpDeps, servingOf: (sdk: Sdk) => McpServing, req
   return serving.modern.fetch(forwarded, { parsedBody });
 }
 
-/** 4.6: POST only; GET and DELETE are 405 with `Allow: POST`. */
+/** The tool server (docs/mcp.md): POST only; GET and DELETE are 405 with `Allow: POST`. */
 export function mcpRoutes(deps: McpDeps & { pipeline: RequestPipeline }) {
   const notAllowed = (): never => {
     throw new ApiError("method_not_allowed", "the tool server accepts POST only (stateless Streamable HTTP)", undefined, {

@@ -10,7 +10,7 @@ import { parseInput } from "../schema/validate";
 import { readJsonBody } from "./body";
 import { ok, type RequestPipeline } from "./pipeline";
 
-/** 4.1-4.3: thin adapters: the pipeline authorizes, the shared schema validates, the service answers. */
+/** The memory routes (docs/api.md, Routes): thin adapters: the pipeline authorizes, the shared schema validates, the service answers. */
 export function memoryRoutes(deps: { db: Db; index: FactIndexes; pipeline: RequestPipeline }) {
   const { db, index } = deps;
   return new Elysia({ name: "memory" })

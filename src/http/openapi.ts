@@ -149,7 +149,7 @@ export function openApiDocument(): Record<string, unknown> {
     "/v1/whoami": { get: operation({ summary: "The calling key", auth: "key", ok: { status: 200, schema: "WhoamiResult" } }) },
     "/v1/memory/search": {
       post: operation({
-        summary: "Search memory (4.1)",
+        summary: "Search memory",
         auth: "key",
         scope: "memory.read",
         body: "SearchRequest",
@@ -158,7 +158,7 @@ export function openApiDocument(): Record<string, unknown> {
     },
     "/v1/memory/context": {
       post: operation({
-        summary: "Context packet (4.2)",
+        summary: "Context packet",
         auth: "key",
         scope: "memory.read",
         body: "ContextRequest",
@@ -166,7 +166,7 @@ export function openApiDocument(): Record<string, unknown> {
       }),
     },
     "/v1/memory/facts": {
-      post: operation({ summary: "Teach facts (4.3)", auth: "key", scope: "memory.write", body: "TeachRequest", ok: { status: 202, schema: "TeachResult" } }),
+      post: operation({ summary: "Teach facts", auth: "key", scope: "memory.write", body: "TeachRequest", ok: { status: 202, schema: "TeachResult" } }),
       get: operation({
         summary: "List the facts the key may see",
         auth: "key",
@@ -195,7 +195,7 @@ export function openApiDocument(): Record<string, unknown> {
     },
     "/v1/answers": {
       post: operation({
-        summary: "Ask the worker (4.4): streamed (server-sent events) or queued",
+        summary: "Ask the worker: streamed (server-sent events) or queued",
         auth: "key",
         scope: "answers.write",
         body: "AnswerRequest",
@@ -219,7 +219,7 @@ export function openApiDocument(): Record<string, unknown> {
     },
     "/v1/answers/{answer_id}": {
       get: operation({
-        summary: "Poll an answer (4.5)",
+        summary: "Poll an answer",
         auth: "key",
         scope: "answers.write",
         path: ["answer_id"],

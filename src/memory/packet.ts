@@ -1,10 +1,10 @@
 /**
- * Context packet v1 (DESIGN.md "Context packet v1", spec 2.4, 2.5, 9.2): a pure renderer from
+ * Context packet v1 (docs/memory.md, Context packet): a pure renderer from
  * already-chosen facts to the memory block an agent pastes into its prompt. No database here, so
  * the format, escaping and budget rules can be tested exhaustively on their own.
  *
  * Changing anything about the rendered text (wording, order, line shape, escaping) means bumping
- * PACKET_VERSION: clients pin their prompt parsing to it (spec 9.2).
+ * PACKET_VERSION: clients pin their prompt parsing to it.
  */
 import type { ContextFact, ContextPacket, Fact, Layer } from "../schema/memory";
 import { countTokens } from "./tokens";

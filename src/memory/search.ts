@@ -5,7 +5,7 @@ import { readView } from "./as-of";
 import { planQuery, rankFacts, readFilter, recentFacts, type RankingParams } from "./index/ranking";
 import { visibilityFor, type Visibility } from "./visibility";
 
-/** 4.1: the facts most relevant to a query, no model in the path. */
+/** POST /v1/memory/search (docs/api.md): the facts most relevant to a query, no model in the path. */
 export async function searchFacts(ctx: ServiceContext, input: SearchRequest): Promise<SearchResult> {
   const v = visibilityFor(ctx.caller, input.end_user?.id ?? null);
   const view = await readView(ctx, v.workspaceId, input.as_of);

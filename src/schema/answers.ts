@@ -13,7 +13,7 @@ const Question = Type.Object({
   agent_slug: Type.String({ ...AgentSlug, default: "main" }),
 });
 
-/** 4.4 */
+/** POST /v1/answers (docs/api.md, Answers). */
 export const AnswerRequest = Type.Composite([
   Question,
   Type.Object({
@@ -28,10 +28,10 @@ export const IdempotencyKey = Type.String({ pattern: "^[\\x20-\\x7E]{1,200}$", d
 
 const AnswerId = Text({ minLength: 1, maxLength: 200, description: "the answer_id from POST /v1/answers or ask_worker" });
 
-/** 4.5 path: an id that cannot be stored (NUL, too long) is refused before it reaches the database. */
+/** GET /v1/answers/:answer_id path: an id that cannot be stored (NUL, too long) is refused before it reaches the database. */
 export const GetAnswerParams = Type.Object({ answer_id: AnswerId });
 
-/** 4.5 query string */
+/** GET /v1/answers/:answer_id query string. */
 export const GetAnswerQuery = Type.Object({
   include: Type.Optional(Type.Literal("sources", { description: "sources is the only supported value" })),
 });
@@ -71,7 +71,7 @@ export type AnswerStatus = Static<typeof AnswerStatus>;
 
 export const AnswerError = Type.Object({ code: Type.String(), message: Type.String() });
 
-/** 2.7 */
+/** An answer (docs/api.md, Answers). */
 export const Answer = Type.Object({
   answer_id: Type.String(),
   status: AnswerStatus,
@@ -93,7 +93,7 @@ const TimeoutSeconds = Type.Integer({
   description: "how long to wait for the answer (0-120 s, default 60; 0 returns the answer_id at once)",
 });
 
-/** 4.6 ask_worker: the queued create plus a bounded wait. */
+/** The ask_worker tool (docs/mcp.md): the queued create plus a bounded wait. */
 export const AskWorkerArgs = Type.Composite([
   Question,
   Type.Object({
@@ -105,7 +105,7 @@ export const AskWorkerArgs = Type.Composite([
 ]);
 export type AskWorkerArgs = Static<typeof AskWorkerArgs>;
 
-/** 4.6 wait_for_answer */
+/** The wait_for_answer tool (docs/mcp.md). */
 export const WaitForAnswerArgs = Type.Object({
   answer_id: AnswerId,
   timeout_seconds: TimeoutSeconds,

@@ -32,7 +32,7 @@ export const CreateKeyInput = Type.Object({
 });
 export type CreateKeyInput = Static<typeof CreateKeyInput>;
 
-/** 2.8: what `whoami` returns. */
+/** What `whoami` returns (docs/api.md, Routes). */
 export const WhoamiResult = Type.Object({
   key_name: Type.String(),
   key_prefix: Type.String(),

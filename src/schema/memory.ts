@@ -8,7 +8,7 @@ export function Text(options: StringOptions & { minLength: number; maxLength: nu
   return Type.String({ pattern: "^[^\\u0000]*$", ...options });
 }
 
-/** 2.2: naming an end user makes facts about that person available to the call. */
+/** An end user (docs/api.md): naming one makes facts about that person available to the call. */
 export const EndUser = Type.Object({
   id: Text({ minLength: 1, maxLength: 200, description: "your own identifier for the person (1-200 characters)" }),
   name: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "display name (1-200 characters)" })),
@@ -17,7 +17,7 @@ export type EndUser = Static<typeof EndUser>;
 
 export const FactKind = Type.Union([Type.Literal("decision"), Type.Literal("preference"), Type.Literal("profile_fact"), Type.Literal("observation")]);
 export type FactKind = Static<typeof FactKind>;
-/** The kinds an external key may receive over MCP (section 5, audience rule). */
+/** The kinds an external key may receive over MCP (docs/memory.md, Visibility). */
 export const EXTERNAL_MCP_KINDS: readonly FactKind[] = ["profile_fact", "preference", "decision", "observation"];
 
 export const Origin = Type.Union([
@@ -44,7 +44,7 @@ const FactTimeFields = {
 /** `as_of` on reads: memory as it stood at that instant. */
 const AsOf = Type.Optional(Instant("read memory as it stood at this instant (ISO 8601): facts observed by then, not superseded or expired by then"));
 
-/** 2.3, plus `expires_at` on facts that expire. `recorded_time` is when the fact was observed. */
+/** A fact as reads return it (docs/api.md); `expires_at` on facts that expire; `recorded_time` is when it was observed. */
 export const Fact = Type.Object({
   fact_id: Type.String(),
   fact_text: Type.String(),
@@ -60,11 +60,11 @@ export type Fact = Static<typeof Fact>;
 export const Layer = Type.Union([Type.Literal("pinned_core"), Type.Literal("about_actor"), Type.Literal("retrieved")]);
 export type Layer = Static<typeof Layer>;
 
-/** 2.4 */
+/** A fact of a context packet, with its layer (docs/memory.md, Context packet). */
 export const ContextFact = Type.Composite([Fact, Type.Object({ layer: Layer })]);
 export type ContextFact = Static<typeof ContextFact>;
 
-/** 2.5 */
+/** A context packet (docs/memory.md, Context packet). */
 export const ContextPacket = Type.Object({
   packet_version: Type.Literal(1),
   rendered: Type.String(),
@@ -72,7 +72,7 @@ export const ContextPacket = Type.Object({
 });
 export type ContextPacket = Static<typeof ContextPacket>;
 
-/** 2.6 */
+/** What a teach call did (docs/api.md, Teach results). */
 export const TeachResult = Type.Object({
   accepted_fact_count: Type.Integer(),
   created: Type.Integer(),
@@ -83,7 +83,7 @@ export type TeachResult = Static<typeof TeachResult>;
 
 const Query = Text({ minLength: 1, maxLength: 2000, description: "what to look for, in plain words (1-2000 characters)" });
 
-/** 4.1 */
+/** POST /v1/memory/search (docs/api.md, Routes). */
 export const SearchRequest = Type.Object({
   query: Query,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "how many facts to return (1-100, default 20)" }),
@@ -95,7 +95,7 @@ export type SearchRequest = Static<typeof SearchRequest>;
 export const SearchResult = Type.Object({ facts: Type.Array(Fact) });
 export type SearchResult = Static<typeof SearchResult>;
 
-/** 4.2 */
+/** POST /v1/memory/context (docs/api.md, Routes). */
 export const ContextRequest = Type.Object({
   query: Query,
   token_budget: Type.Integer({
@@ -118,7 +118,7 @@ export const FactText = Text({
   description: "1-4000 characters, not only whitespace, no NUL characters",
 });
 
-/** 4.3, plus the `end_user` extension (taught facts are then about that person) and fact times. */
+/** POST /v1/memory/facts (docs/api.md, Routes): facts, their times, and the end user they are about. */
 export const TeachRequest = Type.Object({
   facts: Type.Array(Type.Object({ text: FactText, ...FactTimeFields }), {
     minItems: 1,

@@ -5,7 +5,7 @@ import { termsOf, TrigramProbe, trigramsOf, trigramSimilarity } from "./terms";
 /**
  * The ranking function's parameters as one table, chosen on the development sets by
  * bench/retrieval.ts (LoCoMo's short chat turns and LongMemEval's long sessions, each beside a
- * plain BM25); docs/ARCHITECTURE.md says what each signal is for.
+ * plain BM25); docs/architecture.md says what each signal is for.
  */
 export interface RankingParams {
   /** BM25 term-frequency saturation: how much a word said again adds. */
@@ -59,7 +59,7 @@ const PHRASING_MAX_QUERY = 200;
 /** A question this long or shorter is only a question; a longer text asks after saying something. */
 const QUESTION_MAX_TERMS = 24;
 
-/** Who may see what: the visibility rules of DESIGN.md, compiled against one index. */
+/** Who may see what: the visibility rules of docs/memory.md, compiled against one index. */
 export interface ReadFilter {
   /** Index of the end user named in the call; negative when none is named or the index has none. */
   endUser: number;
