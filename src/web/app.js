@@ -1,9 +1,23 @@
+// @ts-check
 // The settings app: a small page over the admin API (/v1/admin). No framework and no innerHTML:
 // every value from the server becomes text through h(), so stored facts cannot inject markup.
+// Type-checked by tsconfig.web.json (strict, DOM types).
 
-const main = document.getElementById("main");
-const nav = document.getElementById("nav");
-const signOut = document.getElementById("sign-out");
+/**
+ * An element the page (src/web/page.ts) always has.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function byId(id) {
+  const el = document.getElementById(id);
+  if (el === null) throw new Error(`the page has no #${id}`);
+  return el;
+}
+
+const main = byId("main");
+const nav = byId("nav");
+const signOut = byId("sign-out");
+/** @type {string | null} */
 let csrfToken = null;
 
 /** Builds an element: h("button", { class: "danger", onclick }, "Delete"). */
@@ -24,7 +38,7 @@ function h(tag, attrs = {}, ...children) {
 
 function toast(message) {
   const note = h("p", {}, message);
-  document.getElementById("toast").append(note);
+  byId("toast").append(note);
   setTimeout(() => note.remove(), 4000);
 }
 
@@ -37,9 +51,27 @@ function action(run) {
     try {
       await run(event);
     } catch (error) {
-      if (error.status !== 401) toast(`Failed: ${error.message}`);
+      const failure = failureOf(error);
+      if (failure.status !== 401) toast(`Failed: ${failure.message}`);
     }
   };
+}
+
+/**
+ * What a caught error says: the server's failure as it came, anything else as a failure with no status.
+ * @param {unknown} error
+ * @returns {ApiFailure}
+ */
+function failureOf(error) {
+  if (error instanceof ApiFailure) return error;
+  return new ApiFailure(0, { error: { message: error instanceof Error ? error.message : String(error) } });
+}
+
+/** The page's slot for a secret shown once (keys, webhooks). */
+function secretSlot() {
+  const slot = main.querySelector("[data-secret]");
+  if (slot === null) throw new Error("the page has no secret slot");
+  return slot;
 }
 
 class ApiFailure extends Error {
@@ -76,8 +108,9 @@ function formAction(form, action) {
     if (button) button.disabled = true;
     try {
       await action(new FormData(form));
-    } catch (error) {
-      for (const field of error.fields ?? []) {
+    } catch (caught) {
+      const error = failureOf(caught);
+      for (const field of error.fields) {
         const input = form.querySelector(`[name="${CSS.escape(field.path.split(/[.[]/)[0])}"]`);
         if (input) input.setAttribute("aria-invalid", "true");
       }
@@ -275,17 +308,15 @@ async function keysPage(slug) {
           () => toast("Copy failed: select the key and copy it."),
         );
       });
-      main
-        .querySelector("[data-secret]")
-        .replaceChildren(
-          h(
-            "div",
-            { class: "secret", role: "alert" },
-            h("strong", {}, `Secret of "${key.name}": shown once, store it now.`),
-            h("code", { "data-key-secret": true }, key.secret),
-            copy,
-          ),
-        );
+      secretSlot().replaceChildren(
+        h(
+          "div",
+          { class: "secret", role: "alert" },
+          h("strong", {}, `Secret of "${key.name}": shown once, store it now.`),
+          h("code", { "data-key-secret": true }, key.secret),
+          copy,
+        ),
+      );
     },
   );
   secretBox.setAttribute("data-secret", "");
@@ -679,16 +710,14 @@ async function webhooksPage(slug) {
         internal: data.get("internal") === "true",
       });
       await webhooksPage(slug);
-      main
-        .querySelector("[data-secret]")
-        .replaceChildren(
-          h(
-            "div",
-            { class: "secret", role: "alert" },
-            h("strong", {}, "Signing secret: shown once, store it now."),
-            h("code", { "data-webhook-secret": true }, hook.secret),
-          ),
-        );
+      secretSlot().replaceChildren(
+        h(
+          "div",
+          { class: "secret", role: "alert" },
+          h("strong", {}, "Signing secret: shown once, store it now."),
+          h("code", { "data-webhook-secret": true }, hook.secret),
+        ),
+      );
     },
   );
   const rows = webhooks.map((w) => {
@@ -797,7 +826,8 @@ async function route() {
     } else {
       await workspacesPage();
     }
-  } catch (error) {
+  } catch (caught) {
+    const error = failureOf(caught);
     if (error.status !== 401)
       show("Something went wrong", h("p", { class: "error", role: "alert" }, error.message), h("p", {}, h("a", { href: "#/" }, "Back to workspaces")));
   }

@@ -7,7 +7,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 
 const ROOT = join(import.meta.dir, "../..");
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** Markdown outside fenced code blocks (a link in a code sample is text). */
 function prose(markdown: string): string {
@@ -26,7 +31,14 @@ function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   for (const line of prose(markdown).split("\n")) {
     const heading = /^#{1,6} (.+)$/.exec(line);
-    if (heading) anchors.add(heading[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N} -]/gu, "").replace(/ /g, "-"));
+    if (heading)
+      anchors.add(
+        heading[1]!
+          .trim()
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N} -]/gu, "")
+          .replace(/ /g, "-"),
+      );
   }
   return anchors;
 }
