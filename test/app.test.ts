@@ -86,11 +86,11 @@ describeEachDb("request pipeline", (get) => {
     expect(array.status).toBe(422);
   });
 
-  test("malformed or empty JSON is 400 validation_error", async () => {
+  test("malformed or empty JSON is 422 validation_error, like every validation error", async () => {
     const key = await makeKey(get().db);
     for (const rawBody of ["{not json", "", "   "]) {
       const res = await call(app(), "POST", "/v1/probe", { key: key.secret, rawBody });
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(422);
       expect(res.json.error.code).toBe("validation_error");
     }
   });
