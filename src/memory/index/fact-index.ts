@@ -61,22 +61,37 @@ export interface Subject {
 }
 
 /**
+ * The per-fact columns (typed arrays indexed by ordinal) and their element types, in snapshot
+ * order: the one list that growing, compacting, restoring and snapshots walk.
+ */
+export const FACT_COLUMNS = {
+  subjectOf: Int32Array,
+  endUserOf: Int32Array,
+  kindOf: Uint8Array,
+  originOf: Uint8Array,
+  flags: Uint8Array,
+  confidence: Float32Array,
+  recordedAt: Float64Array,
+  expiresAt: Float64Array,
+  lengthOf: Uint16Array,
+  lineTokens: Uint16Array,
+} as const;
+export type FactColumnName = keyof typeof FACT_COLUMNS;
+export type FactColumns = { [K in FactColumnName]: InstanceType<(typeof FACT_COLUMNS)[K]> };
+export const FACT_COLUMN_NAMES = Object.keys(FACT_COLUMNS) as FactColumnName[];
+
+/** Sets one column (a generic setter: the name and the column's type stay paired). */
+export function setColumn<K extends FactColumnName>(target: FactColumns, name: K, column: FactColumns[K]): void {
+  target[name] = column;
+}
+
+/**
  * What a compacted index is made of; everything else (the id and name maps, the prefix and
  * first-term lookups, the pinned set, the byte counts) is derived from it. What a snapshot stores.
  */
-export interface IndexParts {
+export interface IndexParts extends FactColumns {
   ids: string[];
   texts: string[];
-  subjectOf: Int32Array<ArrayBuffer>;
-  endUserOf: Int32Array<ArrayBuffer>;
-  kindOf: Uint8Array<ArrayBuffer>;
-  originOf: Uint8Array<ArrayBuffer>;
-  flags: Uint8Array<ArrayBuffer>;
-  confidence: Float32Array<ArrayBuffer>;
-  recordedAt: Float64Array<ArrayBuffer>;
-  expiresAt: Float64Array<ArrayBuffer>;
-  lengthOf: Uint16Array<ArrayBuffer>;
-  lineTokens: Uint16Array<ArrayBuffer>;
   subjects: { name: string; facts: Postings }[];
   endUsers: string[];
   terms: string[];
@@ -100,7 +115,7 @@ const DEAD_MIN = 1024;
  * are a quarter of the index. The index is a cache: the database is the source of truth, and
  * `seq` says which of its changes the index reflects.
  */
-export class FactIndex {
+export class FactIndex implements FactColumns {
   /** The workspace change sequence this index reflects. */
   seq = 0;
   /** Ordinals in use (live and dead). */
@@ -188,20 +203,7 @@ export class FactIndex {
   static restore(parts: IndexParts): FactIndex | null {
     const index = new FactIndex();
     const count = parts.ids.length;
-    const sized = [
-      parts.texts,
-      parts.subjectOf,
-      parts.endUserOf,
-      parts.kindOf,
-      parts.originOf,
-      parts.flags,
-      parts.confidence,
-      parts.recordedAt,
-      parts.expiresAt,
-      parts.lengthOf,
-      parts.lineTokens,
-    ];
-    if (sized.some((column) => column.length !== count)) return null;
+    if (parts.texts.length !== count || FACT_COLUMN_NAMES.some((name) => parts[name].length !== count)) return null;
     for (const subject of parts.subjects) index.subjectId(subject.name);
     for (const endUser of parts.endUsers) index.endUserId(endUser);
     if (index.subjects.length !== parts.subjects.length || index.endUsers.length !== parts.endUsers.length) return null;
@@ -209,16 +211,7 @@ export class FactIndex {
     index.live = count;
     index.ids = parts.ids;
     index.texts = parts.texts;
-    index.subjectOf = parts.subjectOf;
-    index.endUserOf = parts.endUserOf;
-    index.kindOf = parts.kindOf;
-    index.originOf = parts.originOf;
-    index.flags = parts.flags;
-    index.confidence = parts.confidence;
-    index.recordedAt = parts.recordedAt;
-    index.expiresAt = parts.expiresAt;
-    index.lengthOf = parts.lengthOf;
-    index.lineTokens = parts.lineTokens;
+    for (const name of FACT_COLUMN_NAMES) setColumn(index, name, parts[name]);
     for (let ord = 0; ord < count; ord++) {
       const subject = parts.subjectOf[ord]!;
       const endUser = parts.endUserOf[ord]!;
@@ -245,19 +238,12 @@ export class FactIndex {
     if (this.live !== this.count) this.compact();
     const n = this.count;
     const terms = [...this.postings.keys()];
+    const columns = {} as FactColumns;
+    for (const name of FACT_COLUMN_NAMES) setColumn(columns, name, this[name].subarray(0, n));
     return {
+      ...columns,
       ids: this.ids.slice(0, n),
       texts: this.texts.slice(0, n),
-      subjectOf: this.subjectOf.subarray(0, n),
-      endUserOf: this.endUserOf.subarray(0, n),
-      kindOf: this.kindOf.subarray(0, n),
-      originOf: this.originOf.subarray(0, n),
-      flags: this.flags.subarray(0, n),
-      confidence: this.confidence.subarray(0, n),
-      recordedAt: this.recordedAt.subarray(0, n),
-      expiresAt: this.expiresAt.subarray(0, n),
-      lengthOf: this.lengthOf.subarray(0, n),
-      lineTokens: this.lineTokens.subarray(0, n),
       subjects: this.subjects.map((s) => ({ name: s.name, facts: s.facts })),
       endUsers: [...this.endUsers],
       terms,
@@ -404,21 +390,11 @@ export class FactIndex {
   }
 
   private grow(capacity: number): void {
-    const widen = <T extends Int32Array | Uint8Array | Float32Array | Float64Array | Uint16Array>(old: T, make: (n: number) => T): T => {
-      const next = make(capacity);
-      next.set(old);
-      return next;
-    };
-    this.subjectOf = widen(this.subjectOf, (n) => new Int32Array(n));
-    this.endUserOf = widen(this.endUserOf, (n) => new Int32Array(n));
-    this.kindOf = widen(this.kindOf, (n) => new Uint8Array(n));
-    this.originOf = widen(this.originOf, (n) => new Uint8Array(n));
-    this.flags = widen(this.flags, (n) => new Uint8Array(n));
-    this.confidence = widen(this.confidence, (n) => new Float32Array(n));
-    this.recordedAt = widen(this.recordedAt, (n) => new Float64Array(n));
-    this.expiresAt = widen(this.expiresAt, (n) => new Float64Array(n));
-    this.lengthOf = widen(this.lengthOf, (n) => new Uint16Array(n));
-    this.lineTokens = widen(this.lineTokens, (n) => new Uint16Array(n));
+    for (const name of FACT_COLUMN_NAMES) {
+      const next = new FACT_COLUMNS[name](capacity);
+      next.set(this[name]);
+      setColumn(this, name, next);
+    }
   }
 
   /**
@@ -434,18 +410,13 @@ export class FactIndex {
       if (next !== ord) {
         this.ids[next] = this.ids[ord]!;
         this.texts[next] = this.texts[ord]!;
-        this.subjectOf[next] = this.subjectOf[ord]!;
-        this.endUserOf[next] = this.endUserOf[ord]!;
-        this.kindOf[next] = this.kindOf[ord]!;
-        this.originOf[next] = this.originOf[ord]!;
-        this.flags[next] = this.flags[ord]!;
-        this.confidence[next] = this.confidence[ord]!;
-        this.recordedAt[next] = this.recordedAt[ord]!;
-        this.expiresAt[next] = this.expiresAt[ord]!;
-        this.lengthOf[next] = this.lengthOf[ord]!;
-        this.lineTokens[next] = this.lineTokens[ord]!;
       }
       next += 1;
+    }
+    // Column by column, one tight loop each; a fact only moves down, so one ascending pass is safe.
+    for (const name of FACT_COLUMN_NAMES) {
+      const column = this[name];
+      for (let ord = 0; ord < this.count; ord++) if (remap[ord]! >= 0) column[remap[ord]!] = column[ord]!;
     }
     this.flags.fill(0, next, this.count);
     this.ids.length = next;

@@ -1,4 +1,4 @@
-import { FactIndex, type IndexParts, type Postings } from "./fact-index";
+import { FACT_COLUMN_NAMES, FACT_COLUMNS, FactIndex, setColumn, type FactColumns, type IndexParts, type Postings } from "./fact-index";
 import { STOP_WORDS, termsOf } from "./terms";
 
 /**
@@ -115,14 +115,17 @@ class Reader {
     return this.column(Uint32Array, 1)[0]!;
   }
 
-  column<T extends Column>(Type: { new (buffer: ArrayBuffer, offset: number, length: number): T; BYTES_PER_ELEMENT: number }, n: number): T {
-    const byteLength = n * Type.BYTES_PER_ELEMENT;
+  column<T extends Column>(Type: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, n: number): T {
+    return new Type(this.buffer(n * Type.BYTES_PER_ELEMENT));
+  }
+
+  /** The next column's bytes, copied: the index must not keep the whole snapshot alive through a view. */
+  buffer(byteLength: number): ArrayBuffer {
     if (this.at + byteLength > this.bytes.length) throw new Malformed();
-    // A copy: the index must not keep the whole snapshot alive through a view.
     const copy = this.bytes.slice(this.at, this.at + byteLength).buffer as ArrayBuffer;
     this.at += byteLength;
     this.at += (8 - (this.at % 8)) % 8;
-    return new Type(copy, 0, n);
+    return copy;
   }
 
   strings(n: number): string[] {
@@ -171,20 +174,7 @@ export function encodeIndex(index: FactIndex): Uint8Array | null {
   const w = new Writer();
   w.u32s(MAGIC, LAYOUT, parts.ids.length, parts.subjects.length, parts.endUsers.length, parts.terms.length);
   if (!w.strings(parts.ids) || !w.strings(parts.texts)) return null;
-  for (const column of [
-    parts.subjectOf,
-    parts.endUserOf,
-    parts.kindOf,
-    parts.originOf,
-    parts.flags,
-    parts.confidence,
-    parts.recordedAt,
-    parts.expiresAt,
-    parts.lengthOf,
-    parts.lineTokens,
-  ]) {
-    w.column(column);
-  }
+  for (const name of FACT_COLUMN_NAMES) w.column(parts[name]);
   if (!w.strings(parts.subjects.map((s) => s.name))) return null;
   w.postings(parts.subjects.map((s) => s.facts));
   if (!w.strings(parts.endUsers) || !w.strings(parts.terms)) return null;
@@ -198,30 +188,20 @@ export function decodeIndex(bytes: Uint8Array): FactIndex | null {
     const r = new Reader(bytes);
     const [magic, layout, count = 0, subjectCount = 0, endUserCount = 0, termCount = 0] = r.column(Uint32Array, 6);
     if (magic !== MAGIC || layout !== LAYOUT) return null;
-    const parts: IndexParts = {
-      ids: r.strings(count),
-      texts: r.strings(count),
-      subjectOf: r.column(Int32Array, count),
-      endUserOf: r.column(Int32Array, count),
-      kindOf: r.column(Uint8Array, count),
-      originOf: r.column(Uint8Array, count),
-      flags: r.column(Uint8Array, count),
-      confidence: r.column(Float32Array, count),
-      recordedAt: r.column(Float64Array, count),
-      expiresAt: r.column(Float64Array, count),
-      lengthOf: r.column(Uint16Array, count),
-      lineTokens: r.column(Uint16Array, count),
-      subjects: [],
-      endUsers: [],
-      terms: [],
-      postings: [],
-    };
+    const ids = r.strings(count);
+    const texts = r.strings(count);
+    const columns = {} as FactColumns;
+    for (const name of FACT_COLUMN_NAMES) {
+      const Type = FACT_COLUMNS[name];
+      setColumn(columns, name, new Type(r.buffer(count * Type.BYTES_PER_ELEMENT)));
+    }
     const subjectNames = r.strings(subjectCount);
     const subjectFacts = r.postings(subjectCount);
-    parts.subjects = subjectNames.map((name, i) => ({ name, facts: subjectFacts[i]! }));
-    parts.endUsers = r.strings(endUserCount);
-    parts.terms = r.strings(termCount);
-    parts.postings = r.postings(termCount);
+    const endUsers = r.strings(endUserCount);
+    const terms = r.strings(termCount);
+    const postings = r.postings(termCount);
+    const subjects = subjectNames.map((name, i) => ({ name, facts: subjectFacts[i]! }));
+    const parts: IndexParts = { ...columns, ids, texts, subjects, endUsers, terms, postings };
     return r.atEnd() ? FactIndex.restore(parts) : null;
   } catch (error) {
     if (error instanceof Malformed || error instanceof TypeError || error instanceof RangeError) return null;
