@@ -16,6 +16,7 @@ import type { FactIndexes } from "./memory/index/registry";
 import { createMetrics, type Metrics } from "./metrics";
 import { metricsRoutes } from "./http/metrics";
 import { oauthRoutes } from "./http/oauth";
+import { openApiRoutes } from "./http/openapi";
 
 export interface AppDeps {
   config: Config;
@@ -35,7 +36,7 @@ export function createApp(deps: AppDeps) {
   const metrics = deps.metrics ?? createMetrics(deps);
   const pipeline = requestPipeline({ ...deps, metrics });
   const features = { ...deps, metrics, pipeline };
-  return new Elysia()
+  const app = new Elysia()
     .use(pipeline)
     .use(healthRoutes(features))
     .use(whoamiRoutes(features))
@@ -47,6 +48,8 @@ export function createApp(deps: AppDeps) {
     .use(webRoutes(features))
     .use(oauthRoutes(features))
     .use(metricsRoutes(features));
+  // The document describes the routes above, read back from the app once it is complete.
+  return app.use(openApiRoutes({ routes: () => app.routes }));
 }
 
 export type App = ReturnType<typeof createApp>;

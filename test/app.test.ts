@@ -1,8 +1,6 @@
 import { expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
-import { readJsonBody } from "../src/http/body";
-import { ok } from "../src/http/pipeline";
-import { parseInput } from "../src/schema/validate";
+import { input } from "../src/schema/validate";
 import { awayFromWindowEdge, call, makeKey, testApp } from "./helpers/app";
 import { describeEachDb } from "./helpers/databases";
 
@@ -16,10 +14,8 @@ describeEachDb("request pipeline", (get) => {
   /** The real app plus one probe route written exactly like a feature route. */
   const app = () =>
     testApp(get().db)
-      .post("/v1/probe", async ({ request, set }) => ok(set, parseInput(Probe, await readJsonBody(request)), 202), {
-        auth: "memory.read",
-        parse: "none",
-      })
+      .post("/v1/probe", ({ body }) => body, { auth: "memory.read", json: true, body: input(Probe), returns: { status: 202 } })
+      .get("/v1/probe", ({ query }) => query, { auth: "memory.read", query: input(Probe, "query"), returns: {} })
       .get("/v1/boom", () => {
         throw new Error("secret internals: password=hunter2");
       });
@@ -53,6 +49,20 @@ describeEachDb("request pipeline", (get) => {
     expect(res.json).toEqual({ error: { code: "api_key_invalid", message: expect.any(String) } });
     const wrong = await call(app(), "POST", "/v1/probe", { key: "ak_test_0000000000000000000000000000000000", body: {} });
     expect(wrong.json.error.code).toBe("api_key_invalid");
+    for (const rawBody of ["", "[".repeat(100), JSON.stringify({ query: "x".repeat(1024 * 1024 + 10) })]) {
+      expect((await call(app(), "POST", "/v1/probe", { rawBody })).status).toBe(401);
+    }
+    expect((await call(app(), "GET", "/v1/probe?limit=abc")).status).toBe(401);
+  });
+
+  test("a query is validated after authentication and reaches the handler converted, with defaults", async () => {
+    const key = await makeKey(get().db);
+    const res = await call(app(), "GET", "/v1/probe?query=hi&limit=3&extra=1", { key: key.secret });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ data: { query: "hi", limit: 3 } });
+    const bad = await call(app(), "GET", "/v1/probe?query=hi&limit=abc", { key: key.secret });
+    expect(bad.status).toBe(422);
+    expect(bad.json.error.details.fields.map((f: { path: string }) => f.path)).toEqual(["limit"]);
   });
 
   test("403 scope_missing names the scope", async () => {

@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
-import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from "../agents/service";
 import { takeBackup } from "../admin/backup";
 import { serviceStatus } from "../admin/status";
+import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from "../agents/service";
+import { recentRuns } from "../answers/store";
 import { createKey, listKeys, revokeKey } from "../auth/keys";
 import {
   addTeamMember,
@@ -13,8 +14,12 @@ import {
   removeTeamMember,
   workspaceSummary,
 } from "../auth/workspaces";
+import { teachFacts } from "../capture/teach";
 import type { Config } from "../config";
 import type { Db } from "../db/types";
+import { exportFacts, forgetEndUser, setPinned } from "../memory/admin";
+import { browseFacts, deleteFact, factHistory, listEndUsers } from "../memory/browse";
+import type { FactIndexes } from "../memory/index/registry";
 import {
   AgentParams,
   ChangeCreditsRequest,
@@ -27,17 +32,12 @@ import {
   TeamMemberRequest,
   TeamParams,
 } from "../schema/admin";
-import { CreateAgentInput, UpdateAgentInput } from "../schema/agents";
-import { parseInput } from "../schema/validate";
-import { recentRuns } from "../answers/store";
-import { teachFacts } from "../capture/teach";
-import { exportFacts, forgetEndUser, setPinned } from "../memory/admin";
-import { browseFacts, deleteFact, factHistory, listEndUsers } from "../memory/browse";
-import type { FactIndexes } from "../memory/index/registry";
-import { AdminFactQuery, FactParams } from "../schema/browse";
-import { TeachRequest } from "../schema/memory";
-import { readJsonBody } from "./body";
-import { ok, type RequestPipeline } from "./pipeline";
+import { Agent, CreateAgentInput, UpdateAgentInput } from "../schema/agents";
+import { ApiKeyView, CreatedKey } from "../schema/auth";
+import { AdminFactQuery, FactHistory, FactPage, FactParams } from "../schema/browse";
+import { TeachRequest, TeachResult } from "../schema/memory";
+import { input } from "../schema/validate";
+import type { RequestPipeline } from "./pipeline";
 
 /**
  * The admin API (an extension under /v1/admin, for the settings app and operators): workspaces,
@@ -47,15 +47,20 @@ import { ok, type RequestPipeline } from "./pipeline";
  */
 export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; pipeline: RequestPipeline }) {
   const { db, config, index } = deps;
-  const body = async <T>(request: Request, parse: (input: unknown) => T): Promise<T> => parse(await readJsonBody(request));
-  const workspaceOf = async (params: unknown) => findWorkspace(db, parseInput(SlugParams, params, "path").slug);
-  const admin = { admin: true } as const;
-  const adminWithBody = { admin: true, parse: "none" } as const;
+  const workspace = input(SlugParams, "path");
+  const agent = input(AgentParams, "path");
+  const endUser = input(EndUserParams, "path");
+  const fact = input(FactParams, "path");
+  const workspaceId = async (slug: string): Promise<string> => (await findWorkspace(db, slug)).id;
 
   return (
     new Elysia({ name: "admin" })
       .use(deps.pipeline)
-      .get("/v1/admin/status", async ({ set }) => ok(set, await serviceStatus(db, index.stats())), admin)
+      .get("/v1/admin/status", () => serviceStatus(db, index.stats()), {
+        admin: true,
+        returns: {},
+        detail: { summary: "The database, migrations, answer queue, counts and this process's index memory (memoryd doctor)" },
+      })
       // A consistent snapshot of the embedded database while it serves (PostgreSQL: 409, use pg_dump).
       .get(
         "/v1/admin/backup",
@@ -66,171 +71,207 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
             headers: { "content-type": "application/gzip", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" },
           });
         },
-        admin,
-      )
-      .get("/v1/admin/workspaces", async ({ set }) => ok(set, { workspaces: await listWorkspaces(db) }), admin)
-      .post(
-        "/v1/admin/workspaces",
-        async ({ request, set }) => {
-          const input = await body(request, (b) => parseInput(CreateWorkspaceRequest, b));
-          return ok(set, await createWorkspace(db, input.slug, input.credits), 201);
+        {
+          admin: true,
+          returns: { media: "application/gzip", description: "the data directory as a gzipped tarball, for memoryd restore" },
+          detail: { summary: "A consistent snapshot of the embedded database (gzipped tar); 409 backup_unsupported on PostgreSQL" },
         },
-        adminWithBody,
       )
-      .get("/v1/admin/workspaces/:slug", async ({ params, set }) => ok(set, await workspaceSummary(db, parseInput(SlugParams, params, "path").slug)), admin)
+      .get("/v1/admin/workspaces", async () => ({ workspaces: await listWorkspaces(db) }), {
+        admin: true,
+        returns: {},
+        detail: { summary: "Workspaces" },
+      })
+      .post("/v1/admin/workspaces", ({ body }) => createWorkspace(db, body.slug, body.credits), {
+        admin: true,
+        json: true,
+        body: input(CreateWorkspaceRequest),
+        returns: { status: 201 },
+        detail: { summary: "Create a workspace" },
+      })
+      .get("/v1/admin/workspaces/:slug", ({ params }) => workspaceSummary(db, params.slug), {
+        admin: true,
+        params: workspace,
+        returns: {},
+        detail: { summary: "A workspace with its counts" },
+      })
       .post(
         "/v1/admin/workspaces/:slug/credits",
-        async ({ params, request, set }) => {
-          const { slug } = parseInput(SlugParams, params, "path");
-          const input = await body(request, (b) => parseInput(ChangeCreditsRequest, b));
-          const workspace = await changeCredits(db, slug, input.mode, input.amount);
-          return ok(set, { slug: workspace.slug, credits: workspace.credits });
+        async ({ params, body }) => {
+          const changed = await changeCredits(db, params.slug, body.mode, body.amount);
+          return { slug: changed.slug, credits: changed.credits };
         },
-        adminWithBody,
+        { admin: true, json: true, params: workspace, body: input(ChangeCreditsRequest), returns: {}, detail: { summary: "Set or add credits" } },
       )
-      .get(
-        "/v1/admin/workspaces/:slug/keys",
-        async ({ params, set }) => ok(set, { keys: await listKeys(db, parseInput(SlugParams, params, "path").slug) }),
-        admin,
-      )
-      .post(
-        "/v1/admin/workspaces/:slug/keys",
-        async ({ params, request, set }) => {
-          const { slug } = parseInput(SlugParams, params, "path");
-          const input = await body(request, (b) => parseInput(CreateKeyRequest, b));
-          return ok(set, await createKey(db, config.deployment, { workspace: slug, ...input }), 201);
-        },
-        adminWithBody,
-      )
-      .post("/v1/admin/keys/:key_id/revoke", async ({ params, set }) => ok(set, await revokeKey(db, parseInput(KeyParams, params, "path").key_id)), admin)
-      .get("/v1/admin/workspaces/:slug/agents", async ({ params, set }) => ok(set, { agents: await listAgents(db, (await workspaceOf(params)).id) }), admin)
-      .post(
-        "/v1/admin/workspaces/:slug/agents",
-        async ({ params, request, set }) => {
-          const workspace = await workspaceOf(params);
-          const input = await body(request, (b) => parseInput(CreateAgentInput, b));
-          return ok(set, await createAgent(db, workspace.id, input), 201);
-        },
-        adminWithBody,
-      )
-      .get(
-        "/v1/admin/workspaces/:slug/agents/:agent_slug",
-        async ({ params, set }) => {
-          const path = parseInput(AgentParams, params, "path");
-          return ok(set, await getAgent(db, (await findWorkspace(db, path.slug)).id, path.agent_slug));
-        },
-        admin,
-      )
+      .get("/v1/admin/workspaces/:slug/keys", async ({ params }) => ({ keys: await listKeys(db, params.slug) }), {
+        admin: true,
+        params: workspace,
+        returns: {},
+        detail: { summary: "A workspace's keys" },
+      })
+      .post("/v1/admin/workspaces/:slug/keys", ({ params, body }) => createKey(db, config.deployment, { workspace: params.slug, ...body }), {
+        admin: true,
+        json: true,
+        params: workspace,
+        body: input(CreateKeyRequest),
+        returns: { status: 201, data: CreatedKey },
+        detail: { summary: "Create a key (the secret is shown once)" },
+      })
+      .post("/v1/admin/keys/:key_id/revoke", ({ params }) => revokeKey(db, params.key_id), {
+        admin: true,
+        params: input(KeyParams, "path"),
+        returns: { data: ApiKeyView },
+        detail: { summary: "Revoke a key" },
+      })
+      .get("/v1/admin/workspaces/:slug/agents", async ({ params }) => ({ agents: await listAgents(db, await workspaceId(params.slug)) }), {
+        admin: true,
+        params: workspace,
+        returns: {},
+        detail: { summary: "A workspace's agents" },
+      })
+      .post("/v1/admin/workspaces/:slug/agents", async ({ params, body }) => createAgent(db, await workspaceId(params.slug), body), {
+        admin: true,
+        json: true,
+        params: workspace,
+        body: input(CreateAgentInput),
+        returns: { status: 201, data: Agent },
+        detail: { summary: "Create an agent" },
+      })
+      .get("/v1/admin/workspaces/:slug/agents/:agent_slug", async ({ params }) => getAgent(db, await workspaceId(params.slug), params.agent_slug), {
+        admin: true,
+        params: agent,
+        returns: { data: Agent },
+        detail: { summary: "An agent" },
+      })
       .patch(
         "/v1/admin/workspaces/:slug/agents/:agent_slug",
-        async ({ params, request, set }) => {
-          const path = parseInput(AgentParams, params, "path");
-          const input = await body(request, (b) => parseInput(UpdateAgentInput, b));
-          return ok(set, await updateAgent(db, (await findWorkspace(db, path.slug)).id, path.agent_slug, input));
-        },
-        adminWithBody,
+        async ({ params, body }) => updateAgent(db, await workspaceId(params.slug), params.agent_slug, body),
+        { admin: true, json: true, params: agent, body: input(UpdateAgentInput), returns: { data: Agent }, detail: { summary: "Change an agent's settings" } },
       )
       .delete(
         "/v1/admin/workspaces/:slug/agents/:agent_slug",
-        async ({ params, set }) => {
-          const path = parseInput(AgentParams, params, "path");
-          await deleteAgent(db, (await findWorkspace(db, path.slug)).id, path.agent_slug);
-          return ok(set, { deleted: path.agent_slug });
+        async ({ params }) => {
+          await deleteAgent(db, await workspaceId(params.slug), params.agent_slug);
+          return { deleted: params.agent_slug };
         },
-        admin,
+        { admin: true, params: agent, returns: {}, detail: { summary: "Delete an agent (not main)" } },
       )
-      .get(
-        "/v1/admin/workspaces/:slug/team",
-        async ({ params, set }) => ok(set, { members: await listTeamMembers(db, parseInput(SlugParams, params, "path").slug) }),
-        admin,
-      )
-      .post(
-        "/v1/admin/workspaces/:slug/team",
-        async ({ params, request, set }) => {
-          const { slug } = parseInput(SlugParams, params, "path");
-          const input = await body(request, (b) => parseInput(TeamMemberRequest, b));
-          return ok(set, await addTeamMember(db, slug, input.name), 201);
+      .get("/v1/admin/workspaces/:slug/team", async ({ params }) => ({ members: await listTeamMembers(db, params.slug) }), {
+        admin: true,
+        params: workspace,
+        returns: {},
+        detail: { summary: "Team members" },
+      })
+      .post("/v1/admin/workspaces/:slug/team", ({ params, body }) => addTeamMember(db, params.slug, body.name), {
+        admin: true,
+        json: true,
+        params: workspace,
+        body: input(TeamMemberRequest),
+        returns: { status: 201 },
+        detail: { summary: "Add a team member" },
+      })
+      .delete(
+        "/v1/admin/workspaces/:slug/team/:name",
+        async ({ params }) => {
+          await removeTeamMember(db, params.slug, params.name);
+          return { removed: params.name };
         },
-        adminWithBody,
+        { admin: true, params: input(TeamParams, "path"), returns: {}, detail: { summary: "Remove a team member" } },
       )
-      .get(
-        "/v1/admin/workspaces/:slug/facts",
-        async ({ params, query, set }) => ok(set, await browseFacts(db, (await workspaceOf(params)).id, parseInput(AdminFactQuery, query, "query"))),
-        admin,
-      )
+      .get("/v1/admin/workspaces/:slug/facts", async ({ params, query }) => browseFacts(db, await workspaceId(params.slug), query), {
+        admin: true,
+        params: workspace,
+        query: input(AdminFactQuery, "query"),
+        returns: { data: FactPage },
+        detail: { summary: "Browse facts" },
+      })
       .post(
         "/v1/admin/workspaces/:slug/facts",
-        async ({ params, request, set }) => {
-          const workspace = await workspaceOf(params);
-          const input = await body(request, (b) => parseInput(TeachRequest, b));
+        async ({ params, body }) => {
           // The operator teaches as the workspace itself: the same capture pipeline as every key.
-          const caller = { workspaceId: workspace.id, keyId: "admin", audience: "internal" as const, channel: "rest" as const, factSeq: null };
-          return ok(set, await teachFacts({ db, index, caller }, input), 202);
+          const caller = {
+            workspaceId: await workspaceId(params.slug),
+            keyId: "admin",
+            audience: "internal" as const,
+            channel: "rest" as const,
+            factSeq: null,
+          };
+          return teachFacts({ db, index, caller }, body);
         },
-        adminWithBody,
+        {
+          admin: true,
+          json: true,
+          params: workspace,
+          body: input(TeachRequest),
+          returns: { status: 202, data: TeachResult },
+          detail: { summary: "Teach facts as the workspace" },
+        },
       )
-      .get("/v1/admin/facts/:fact_id", async ({ params, set }) => ok(set, await factHistory(db, parseInput(FactParams, params, "path").fact_id)), admin)
-      .post(
-        "/v1/admin/facts/:fact_id/pin",
-        async ({ params, set }) => ok(set, await setPinned(db, parseInput(FactParams, params, "path").fact_id, true)),
-        admin,
-      )
-      .post(
-        "/v1/admin/facts/:fact_id/unpin",
-        async ({ params, set }) => ok(set, await setPinned(db, parseInput(FactParams, params, "path").fact_id, false)),
-        admin,
-      )
-      .delete("/v1/admin/facts/:fact_id", async ({ params, set }) => ok(set, await deleteFact(db, parseInput(FactParams, params, "path").fact_id)), admin)
-      .get(
-        "/v1/admin/workspaces/:slug/end-users",
-        async ({ params, set }) => ok(set, { end_users: await listEndUsers(db, (await workspaceOf(params)).id) }),
-        admin,
-      )
+      .get("/v1/admin/facts/:fact_id", ({ params }) => factHistory(db, params.fact_id), {
+        admin: true,
+        params: fact,
+        returns: { data: FactHistory },
+        detail: { summary: "A fact and its supersession chain" },
+      })
+      .post("/v1/admin/facts/:fact_id/pin", ({ params }) => setPinned(db, params.fact_id, true), {
+        admin: true,
+        params: fact,
+        returns: {},
+        detail: { summary: "Pin a fact" },
+      })
+      .post("/v1/admin/facts/:fact_id/unpin", ({ params }) => setPinned(db, params.fact_id, false), {
+        admin: true,
+        params: fact,
+        returns: {},
+        detail: { summary: "Unpin a fact" },
+      })
+      .delete("/v1/admin/facts/:fact_id", ({ params }) => deleteFact(db, params.fact_id), {
+        admin: true,
+        params: fact,
+        returns: {},
+        detail: { summary: "Delete a fact" },
+      })
+      .get("/v1/admin/workspaces/:slug/end-users", async ({ params }) => ({ end_users: await listEndUsers(db, await workspaceId(params.slug)) }), {
+        admin: true,
+        params: workspace,
+        returns: {},
+        detail: { summary: "End users" },
+      })
       .get(
         "/v1/admin/workspaces/:slug/end-users/:end_user_id/export",
-        async ({ params, set }) => {
-          const path = parseInput(EndUserParams, params, "path");
-          const workspace = await findWorkspace(db, path.slug);
+        async ({ params }) => {
+          const owner = await findWorkspace(db, params.slug);
           const lines: string[] = [];
-          for await (const fact of exportFacts(db, workspace.id, path.end_user_id)) lines.push(JSON.stringify(fact));
-          set.headers["content-type"] = "application/x-ndjson; charset=utf-8";
-          set.headers["content-disposition"] = `attachment; filename="${workspace.slug}-end-user-facts.jsonl"`;
-          return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+          for await (const exported of exportFacts(db, owner.id, params.end_user_id)) lines.push(JSON.stringify(exported));
+          return new Response(lines.length === 0 ? "" : `${lines.join("\n")}\n`, {
+            headers: {
+              "content-type": "application/x-ndjson; charset=utf-8",
+              "content-disposition": `attachment; filename="${owner.slug}-end-user-facts.jsonl"`,
+            },
+          });
         },
-        admin,
+        { admin: true, params: endUser, returns: { media: "application/x-ndjson" }, detail: { summary: "One end user's facts as JSONL" } },
       )
       .post(
         "/v1/admin/workspaces/:slug/end-users/:end_user_id/forget",
-        async ({ params, set }) => {
-          const path = parseInput(EndUserParams, params, "path");
-          const workspace = await findWorkspace(db, path.slug);
-          return ok(set, await db.transaction((tx) => forgetEndUser(tx, workspace, path.end_user_id)));
+        async ({ params }) => {
+          const owner = await findWorkspace(db, params.slug);
+          return db.transaction((tx) => forgetEndUser(tx, owner, params.end_user_id));
         },
-        admin,
+        { admin: true, params: endUser, returns: {}, detail: { summary: "Forget an end user" } },
       )
       .get(
         "/v1/admin/workspaces/:slug/answers",
-        async ({ params, query, set }) => {
-          const workspace = await workspaceOf(params);
-          const q = parseInput(RecentAnswersQuery, query, "query");
-          const rows = await recentRuns(db, workspace.id, q.limit + 1, q.cursor ?? null);
-          const page = rows.slice(0, q.limit).map((r) => ({
+        async ({ params, query }) => {
+          const rows = await recentRuns(db, await workspaceId(params.slug), query.limit + 1, query.cursor ?? null);
+          const page = rows.slice(0, query.limit).map((r) => ({
             ...r,
             created_at: new Date(r.created_at).toISOString(),
             finished_at: r.finished_at === null ? null : new Date(r.finished_at).toISOString(),
           }));
-          return ok(set, { answers: page, next_cursor: rows.length > q.limit ? (page.at(-1)?.answer_id ?? null) : null });
+          return { answers: page, next_cursor: rows.length > query.limit ? (page.at(-1)?.answer_id ?? null) : null };
         },
-        admin,
-      )
-      .delete(
-        "/v1/admin/workspaces/:slug/team/:name",
-        async ({ params, set }) => {
-          const path = parseInput(TeamParams, params, "path");
-          await removeTeamMember(db, path.slug, path.name);
-          return ok(set, { removed: path.name });
-        },
-        admin,
+        { admin: true, params: workspace, query: input(RecentAnswersQuery, "query"), returns: {}, detail: { summary: "Recent answers" } },
       )
   );
 }

@@ -4,10 +4,12 @@ import { createAnswer, getAnswer } from "../answers/service";
 import { answerEventStream } from "../answers/sse";
 import type { Db } from "../db/types";
 import type { FactIndexes } from "../memory/index/registry";
-import { AnswerRequest, GetAnswerParams, GetAnswerQuery, IdempotencyKey } from "../schema/answers";
-import { parseInput } from "../schema/validate";
-import { readJsonBody } from "./body";
-import { ok, type RequestPipeline } from "./pipeline";
+import { Answer, AnswerRequest, GetAnswerParams, GetAnswerQuery, IdempotencyKey, QueuedAnswer } from "../schema/answers";
+import { input, parseInput } from "../schema/validate";
+import type { RequestPipeline } from "./pipeline";
+
+const STREAM_EVENTS =
+  "stream: true. Events, in order: answer.created {answer_id, conversation_id}; answer.delta {text}…; then answer.completed (an Answer) or answer.failed {error: {code, message}}; then done {ok: true}.";
 
 /** The answer routes (docs/api.md, Answers): streamed or queued answers, and polling. */
 export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerEngine; pipeline: RequestPipeline }) {
@@ -16,30 +18,49 @@ export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerE
     .use(deps.pipeline)
     .post(
       "/v1/answers",
-      async ({ caller, request, set }) => {
-        const input = parseInput(AnswerRequest, await readJsonBody(request));
+      async ({ caller, body, request }) => {
         const service = { db, index, caller, engine };
-        if (!input.stream) {
+        if (!body.stream) {
           const header = request.headers.get("idempotency-key");
           const idempotencyKey = header === null ? undefined : parseInput(IdempotencyKey, header, "Idempotency-Key");
-          const { run } = await createAnswer(service, input, { mode: "queued", idempotencyKey });
-          return ok(set, { answer_id: run.id, status: "queued" as const }, 202);
+          const { run } = await createAnswer(service, body, { mode: "queued", idempotencyKey });
+          return { answer_id: run.id, status: "queued" as const };
         }
-        const { run } = await createAnswer(service, input, { mode: "stream" });
+        const { run } = await createAnswer(service, body, { mode: "stream" });
         return new Response(answerEventStream({ db, index, caller }, engine, run), {
           status: 200,
           headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" },
         });
       },
-      { auth: "answers.write", parse: "none" },
-    )
-    .get(
-      "/v1/answers/:answer_id",
-      async ({ caller, params, query, set }) => {
-        const { answer_id: answerId } = parseInput(GetAnswerParams, params, "path");
-        const { include } = parseInput(GetAnswerQuery, query, "query");
-        return ok(set, await getAnswer({ db, index, caller }, answerId, include === "sources"));
+      {
+        auth: "answers.write",
+        json: true,
+        body: input(AnswerRequest),
+        returns: {
+          status: 202,
+          data: QueuedAnswer,
+          description: "stream: false: queued; poll GET /v1/answers/{answer_id}",
+          or: { status: 200, media: "text/event-stream", description: STREAM_EVENTS },
+        },
+        detail: {
+          summary: "Ask the worker: streamed (server-sent events) or queued",
+          parameters: [
+            {
+              name: "Idempotency-Key",
+              in: "header",
+              required: false,
+              schema: { type: "string", pattern: IdempotencyKey.pattern },
+              description: "queued mode: a replay returns the same answer_id",
+            },
+          ],
+        },
       },
-      { auth: "answers.write" },
-    );
+    )
+    .get("/v1/answers/:answer_id", ({ caller, params, query }) => getAnswer({ db, index, caller }, params.answer_id, query.include === "sources"), {
+      auth: "answers.write",
+      params: input(GetAnswerParams, "path"),
+      query: input(GetAnswerQuery, "query"),
+      returns: { data: Answer },
+      detail: { summary: "Poll an answer" },
+    });
 }

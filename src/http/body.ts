@@ -1,4 +1,5 @@
 import { ApiError } from "../errors";
+import { UnreadInput } from "../schema/validate";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -38,7 +39,7 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-/** Parses a JSON body: 400 when it is empty, nested too deeply, or not JSON. */
+/** Parses a JSON body: 422 when it is empty, nested too deeply, or not JSON. */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") {
     throw new ApiError("validation_error", "request body is empty: send a JSON object", {
@@ -60,9 +61,25 @@ export function parseJsonBody(text: string): unknown {
 }
 
 /** The one way a JSON body is read: byte limit, then parse. */
-export async function readJsonBody(request: Request): Promise<unknown> {
+async function readJsonBody(request: Request): Promise<unknown> {
   return parseJsonBody(await readBodyText(request));
 }
+
+/**
+ * A route's body parser from a reader: what cannot be read is handed on as `UnreadInput`, for
+ * the route's validator to throw, so the route's authentication answers before any complaint
+ * about the body.
+ */
+export function bodyParser(read: (request: Request) => Promise<unknown>): (context: { request: Request }) => Promise<unknown> {
+  return ({ request }) =>
+    read(request).catch((error: unknown) => {
+      if (error instanceof ApiError) return new UnreadInput(error);
+      throw error;
+    });
+}
+
+/** The JSON body of a route that declares `json: true`. */
+export const parseJsonInput = bodyParser(readJsonBody);
 
 export function payloadTooLarge(): ApiError {
   return new ApiError("payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`);

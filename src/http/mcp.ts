@@ -248,8 +248,13 @@ export function mcpRoutes(deps: McpDeps & { pipeline: RequestPipeline }) {
           throw new ApiError("forbidden_origin", "requests from this Origin are not allowed (DNS-rebinding protection)");
         }
       })
-      .post("/v1/mcp", ({ auth, request }) => handleMcp(deps, servingOf, request, auth), { auth: "any-scope", parse: "none" })
-      .get("/v1/mcp", notAllowed)
-      .delete("/v1/mcp", notAllowed)
+      .post("/v1/mcp", ({ auth, request }) => handleMcp(deps, servingOf, request, auth), {
+        auth: "any-scope",
+        parse: "none",
+        returns: { media: "application/json", description: "a JSON-RPC 2.0 response, or its event stream" },
+        detail: { summary: "MCP tool server (stateless Streamable HTTP, JSON-RPC 2.0)" },
+      })
+      .get("/v1/mcp", notAllowed, { detail: { hide: true } })
+      .delete("/v1/mcp", notAllowed, { detail: { hide: true } })
   );
 }

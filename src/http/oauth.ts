@@ -1,3 +1,4 @@
+import type { Static, TSchema } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { Config } from "../config";
 import type { Db } from "../db/types";
@@ -16,9 +17,21 @@ import {
 } from "../oauth/metadata";
 import { exchangeToken, revokeToken } from "../oauth/tokens";
 import { parseOAuthInput } from "../oauth/validate";
-import { AuthorizationRequest, ClientRegistrationRequest, ConsentForm, RevocationRequest, TokenRequest } from "../schema/oauth";
+import {
+  AuthorizationRequest,
+  AuthorizationServerMetadata,
+  ClientRegistration,
+  ClientRegistrationRequest,
+  ConsentForm,
+  ProtectedResourceMetadata,
+  RevocationRequest,
+  TokenRequest,
+  TokenResponse,
+} from "../schema/oauth";
+import { input, type InputSource } from "../schema/validate";
 import { pageSecurityHeaders } from "../web/page";
-import { parseJsonBody, readBodyText } from "./body";
+import { bodyParser, parseJsonBody, readBodyText } from "./body";
+import { pageInput } from "./openapi";
 import { cookieValue } from "./cookies";
 import { clientAddress, type RequestPipeline } from "./pipeline";
 
@@ -61,10 +74,18 @@ function oauthJson(text: string, code: "invalid_request" | "invalid_client_metad
 }
 
 /** Token and revocation requests are form-encoded (RFC 6749 §4.1.3); JSON is accepted too. */
-async function readOAuthBody(request: Request): Promise<unknown> {
+const parseOAuthBody = bodyParser(async (request) => {
   const text = await readBodyText(request);
   const type = request.headers.get("content-type") ?? "";
   return type.includes("application/json") ? oauthJson(text, "invalid_request") : formFields(text);
+});
+
+const parseRegistration = bodyParser(async (request) => oauthJson(await readBodyText(request), "invalid_client_metadata"));
+
+/** An OAuth endpoint's input: validation failures in the RFC's shape, with the given error code. */
+function oauthInput<T extends TSchema>(schema: T, code: "invalid_request" | "invalid_client_metadata" = "invalid_request") {
+  const media = code === "invalid_request" ? "application/x-www-form-urlencoded" : "application/json";
+  return input(schema, "body", { media, parse: (s: T, value: unknown, _source: InputSource): Static<T> => parseOAuthInput(s, value, code) });
 }
 
 /**
@@ -107,42 +128,56 @@ export function oauthRoutes(deps: { db: Db; config: Config; pipeline: RequestPip
   };
 
   const machinePaths = new Set<string>([OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]);
+  const preflightOnly = { detail: { hide: true } } as const;
+  const metadata = (schema: TSchema) => ({ returns: { media: "application/json", schema, oauth: true } });
   return (
     new Elysia({ name: "oauth" })
       .use(deps.pipeline)
-      // Errors of the machine endpoints are readable cross-origin too (the pipeline's error mapping keeps set.headers).
-      .onBeforeHandle(({ request, set }) => {
+      // Errors of the machine endpoints, validation's included, are readable cross-origin too (the
+      // pipeline's error mapping keeps set.headers).
+      .onTransform(({ request, set }) => {
         if (machinePaths.has(new URL(request.url).pathname)) Object.assign(set.headers, ANY_ORIGIN);
       })
-      .get(PROTECTED_RESOURCE_PATH, ({ request }) => json(protectedResourceMetadata(issuerOf(request, config))))
-      .get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, ({ request }) => json(protectedResourceMetadata(issuerOf(request, config))))
-      .get(AUTHORIZATION_SERVER_PATH, ({ request }) => json(authorizationServerMetadata(issuerOf(request, config))))
-      .options(PROTECTED_RESOURCE_PATH, preflight)
-      .options(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, preflight)
-      .options(AUTHORIZATION_SERVER_PATH, preflight)
-      .options(OAUTH_PATHS.register, preflight)
-      .options(OAUTH_PATHS.token, preflight)
-      .options(OAUTH_PATHS.revoke, preflight)
-      .post(
-        OAUTH_PATHS.register,
-        async ({ request, server }) => {
-          const input = parseOAuthInput(
-            ClientRegistrationRequest,
-            oauthJson(await readBodyText(request), "invalid_client_metadata"),
-            "invalid_client_metadata",
-          );
-          return json(await registerClient(db, input, clientAddress(request, server)), 201, NO_STORE);
-        },
-        { parse: "none" },
-      )
-      .get(OAUTH_PATHS.authorize, async ({ request }) => {
-        try {
-          const input = parseOAuthInput(AuthorizationRequest, Object.fromEntries(new URL(request.url).searchParams));
-          return await consentPage(request, input);
-        } catch (error) {
-          return authorizationFailure(error);
-        }
+      .get(PROTECTED_RESOURCE_PATH, ({ request }) => json(protectedResourceMetadata(issuerOf(request, config))), {
+        ...metadata(ProtectedResourceMetadata),
+        detail: { summary: "MCP authorization: protected-resource metadata (RFC 9728)" },
       })
+      .get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, ({ request }) => json(protectedResourceMetadata(issuerOf(request, config))), {
+        ...metadata(ProtectedResourceMetadata),
+        detail: { summary: "The same, at the path RFC 9728 derives from /v1/mcp" },
+      })
+      .get(AUTHORIZATION_SERVER_PATH, ({ request }) => json(authorizationServerMetadata(issuerOf(request, config))), {
+        ...metadata(AuthorizationServerMetadata),
+        detail: { summary: "MCP authorization: authorization-server metadata (RFC 8414)" },
+      })
+      .options(PROTECTED_RESOURCE_PATH, preflight, preflightOnly)
+      .options(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, preflight, preflightOnly)
+      .options(AUTHORIZATION_SERVER_PATH, preflight, preflightOnly)
+      .options(OAUTH_PATHS.register, preflight, preflightOnly)
+      .options(OAUTH_PATHS.token, preflight, preflightOnly)
+      .options(OAUTH_PATHS.revoke, preflight, preflightOnly)
+      .post(OAUTH_PATHS.register, async ({ body, request, server }) => json(await registerClient(db, body, clientAddress(request, server)), 201, NO_STORE), {
+        parse: parseRegistration,
+        body: oauthInput(ClientRegistrationRequest, "invalid_client_metadata"),
+        returns: { status: 201, media: "application/json", schema: ClientRegistration, oauth: true },
+        detail: { summary: "Dynamic client registration (RFC 7591); every client is public" },
+      })
+      // The consent page answers a person: bad input is shown on a page, so it validates itself.
+      .get(
+        OAUTH_PATHS.authorize,
+        async ({ request }) => {
+          try {
+            const input = parseOAuthInput(AuthorizationRequest, Object.fromEntries(new URL(request.url).searchParams));
+            return await consentPage(request, input);
+          } catch (error) {
+            return authorizationFailure(error);
+          }
+        },
+        {
+          returns: { media: "text/html", oauth: true },
+          detail: { summary: "The consent page (authorization code with PKCE S256)", ...pageInput("query", AuthorizationRequest) },
+        },
+      )
       .post(
         OAUTH_PATHS.authorize,
         async ({ request, server }) => {
@@ -162,23 +197,37 @@ export function oauthRoutes(deps: { db: Db; config: Config; pipeline: RequestPip
             return authorizationFailure(error);
           }
         },
-        { parse: "none" },
+        {
+          parse: "none",
+          returns: { status: 303, media: "text/html", description: "redirect to the client", oauth: true },
+          detail: {
+            summary: "The consent page's answer: 303 to the client's redirect URI with a code or an error",
+            ...pageInput("form", ConsentForm),
+          },
+        },
       )
       .post(
         OAUTH_PATHS.token,
-        async ({ request, server }) => {
-          const input = parseOAuthInput(TokenRequest, await readOAuthBody(request));
-          return json(await exchangeToken(db, input, issuerOf(request, config), clientAddress(request, server)), 200, NO_STORE);
+        async ({ body, request, server }) => json(await exchangeToken(db, body, issuerOf(request, config), clientAddress(request, server)), 200, NO_STORE),
+        {
+          parse: parseOAuthBody,
+          body: oauthInput(TokenRequest),
+          returns: { media: "application/json", schema: TokenResponse, oauth: true },
+          detail: { summary: "Tokens for a code (PKCE) or a refresh token (rotated)" },
         },
-        { parse: "none" },
       )
       .post(
         OAUTH_PATHS.revoke,
-        async ({ request }) => {
-          await revokeToken(db, parseOAuthInput(RevocationRequest, await readOAuthBody(request)));
+        async ({ body }) => {
+          await revokeToken(db, body);
           return json({}, 200, NO_STORE);
         },
-        { parse: "none" },
+        {
+          parse: parseOAuthBody,
+          body: oauthInput(RevocationRequest),
+          returns: { media: "application/json", oauth: true },
+          detail: { summary: "Revoke a token and its grant (RFC 7009)" },
+        },
       )
   );
 }

@@ -13,7 +13,9 @@ import { callerOf } from "../service";
 import { issuerOf, MCP_PATH, withResourceMetadata } from "../oauth/metadata";
 import { parseCidr, type Cidr } from "../net/cidr";
 import { forwardedClient, rememberClient, rememberedClient } from "../net/proxies";
+import { parseJsonInput } from "./body";
 import { corsHeaders, corsOrigin, preflightHeaders } from "./cors";
+import { ADMIN_SECURITY, KEY_SECURITY, replyResponses, type Reply } from "./openapi";
 
 type HeaderBag = Record<string, string | number>;
 
@@ -68,14 +70,32 @@ async function authorize(db: Db, config: Config, ctx: AuthInput, scope: Scope | 
 export type RouteAuth = Scope | "any-scope";
 
 /**
+ * Who the pipeline authenticated, per request. Authentication runs in the transform phase,
+ * before Elysia validates the route's input, so a caller without a valid key learns nothing
+ * about the input and every attempt counts against its rate limit; `resolve` then hands the
+ * result to the handler.
+ */
+const authenticated = new WeakMap<Request, AuthContext>();
+
+/**
  * The one request pipeline every feature plugin uses (Elysia's named-plugin pattern: registered
  * once, whatever the number of `.use`). Per request: an id (`x-request-id`) and a start time;
- * per route, declared as `{ auth: "memory.read" }`: authentication, rate limit and scope, whose
- * result handlers receive as `auth` (the key) and `caller` (what service functions take); every error mapped to the envelope by `ApiError` in one
- * place; one JSON log line after each response; and a 404 in the envelope for unknown routes.
+ * every error mapped to the envelope by `ApiError` in one place; one JSON log line after each
+ * response; and a 404 in the envelope for unknown routes. Per route, its one declaration:
+ * - `auth: "memory.read"` (or `"any-scope"`): authentication, rate limit and scope; handlers
+ *   receive `auth` (the key) and `caller` (what service functions take). `admin: true`: the
+ *   admin credential or a settings-app session instead.
+ * - `json: true` with `body: input(Schema)`, and `query`/`params: input(Schema, …)`: the body
+ *   read within the limits and every input validated before the handler, which receives it typed.
+ * - `returns: { data: Schema, status }`: the handler's value sent as `{ data }` with that status.
+ * - `detail: { summary }`: with the above, the route's entry in the OpenAPI document.
  */
 export function requestPipeline(deps: { db: Db; log: Logger; config: Config; metrics: Metrics }) {
   const trusted = deps.config.trustedProxies.map(parseCidr).filter((range): range is Cidr => range !== null);
+  const countFailure = (error: unknown): never => {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 429)) deps.metrics.authFailure(error.code);
+    throw error;
+  };
   return (
     new Elysia({ name: "request-pipeline" })
       .derive({ as: "global" }, ({ request, server, set }) => {
@@ -87,10 +107,11 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
         return { requestId, startedAt: performance.now() };
       })
       .macro({
-        // `{ admin: true }`: the settings app's credential (MEMORYD_ADMIN_TOKEN or the stored admin token).
-        // or a settings-app session cookie (with its CSRF token on changes).
+        // The settings app's credential (MEMORYD_ADMIN_TOKEN or the stored admin token), or a
+        // settings-app session cookie (with its CSRF token on changes).
         admin: {
-          async resolve({ request, server }) {
+          detail: { security: ADMIN_SECURITY },
+          async transform({ request, server }) {
             const secret = secretFromHeaders(request.headers);
             if (secret !== undefined || !(await authorizeSession(deps.db, request))) {
               await authorizeAdmin(deps.db, deps.config, secret, clientAddress(request, server)).catch((error: unknown) => {
@@ -98,16 +119,28 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
                 throw error;
               });
             }
-            return { admin: true as const };
           },
         },
         auth: (required: RouteAuth) => ({
-          async resolve({ request, server, set }) {
-            const auth = await authorize(deps.db, deps.config, { request, server, set }, required === "any-scope" ? null : required).catch((error: unknown) => {
-              if (error instanceof ApiError && (error.status === 401 || error.status === 429)) deps.metrics.authFailure(error.code);
-              throw error;
-            });
+          detail: { security: KEY_SECURITY, ...(required === "any-scope" ? {} : { description: `Needs the \`${required}\` scope.` }) },
+          async transform({ request, server, set }) {
+            const auth = await authorize(deps.db, deps.config, { request, server, set }, required === "any-scope" ? null : required).catch(countFailure);
+            authenticated.set(request, auth);
+          },
+          resolve({ request }) {
+            const auth = authenticated.get(request);
+            if (auth === undefined) throw internalError();
             return { auth, caller: callerOf(auth, "rest") };
+          },
+        }),
+        json: { parse: parseJsonInput },
+        returns: (reply: Reply) => ({
+          detail: { responses: replyResponses(reply) },
+          afterHandle({ responseValue, set }) {
+            // A handler's own Response (a stream, a file, a page) goes out as it is.
+            if ("media" in reply || responseValue instanceof Response) return;
+            set.status = reply.status ?? 200;
+            return { data: responseValue };
           },
         }),
       })
@@ -136,7 +169,7 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
       .onAfterResponse({ as: "global" }, (ctx) => {
         const { request, set, route } = ctx;
         const startedAt = "startedAt" in ctx && typeof ctx.startedAt === "number" ? ctx.startedAt : undefined;
-        const auth = "auth" in ctx ? (ctx.auth as AuthContext | undefined) : undefined;
+        const auth = authenticated.get(request);
         const status = typeof set.status === "number" ? set.status : 200;
         // Route patterns only ("/v1/answers/:answer_id"): a raw path could carry ids or names.
         const pattern = route && route !== "/*" ? route : "unmatched";
@@ -158,16 +191,14 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
         set.status = 204;
         return "";
       })
-      .all("/*", ({ request }): never => {
-        throw new ApiError("not_found", `no route ${request.method} ${new URL(request.url).pathname}`);
-      })
+      .all(
+        "/*",
+        ({ request }): never => {
+          throw new ApiError("not_found", `no route ${request.method} ${new URL(request.url).pathname}`);
+        },
+        { detail: { hide: true } },
+      )
   );
 }
 
 export type RequestPipeline = ReturnType<typeof requestPipeline>;
-
-/** The success envelope, with the route's status. */
-export function ok<T>(set: { status?: number | string }, data: T, status = 200): { data: T } {
-  set.status = status;
-  return { data };
-}

@@ -2,43 +2,58 @@ import { Elysia } from "elysia";
 import type { Config } from "../config";
 import type { Db } from "../db/types";
 import { SlugParams } from "../schema/admin";
-import { parseInput } from "../schema/validate";
-import { CreateWebhookRequest, UpdateWebhookRequest, WebhookParams } from "../schema/webhooks";
+import { input } from "../schema/validate";
+import { CreatedWebhook, CreateWebhookRequest, UpdateWebhookRequest, Webhook, WebhookParams } from "../schema/webhooks";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, webhookDeliveries } from "../webhooks/service";
-import { readJsonBody } from "./body";
-import { ok, type RequestPipeline } from "./pipeline";
+import type { RequestPipeline } from "./pipeline";
 
 /** Webhook endpoints in the admin API: thin adapters over webhooks/service.ts. */
 export function webhookRoutes(deps: { db: Db; config: Config; pipeline: RequestPipeline }) {
   const { db } = deps;
   const outbound = { allowPrivate: deps.config.outboundAllowPrivate };
-  const idOf = (params: unknown): string => parseInput(WebhookParams, params, "path").webhook_id;
-  const admin = { admin: true } as const;
-  const adminWithBody = { admin: true, parse: "none" } as const;
+  const workspace = input(SlugParams, "path");
+  const webhook = input(WebhookParams, "path");
 
   return new Elysia({ name: "webhooks" })
     .use(deps.pipeline)
-    .get(
-      "/v1/admin/workspaces/:slug/webhooks",
-      async ({ params, set }) => ok(set, { webhooks: await listWebhooks(db, parseInput(SlugParams, params, "path").slug) }),
-      admin,
-    )
-    .post(
-      "/v1/admin/workspaces/:slug/webhooks",
-      async ({ params, request, set }) => {
-        const { slug } = parseInput(SlugParams, params, "path");
-        const input = parseInput(CreateWebhookRequest, await readJsonBody(request));
-        return ok(set, await createWebhook(db, outbound, slug, input), 201);
-      },
-      adminWithBody,
-    )
-    .get("/v1/admin/webhooks/:webhook_id", async ({ params, set }) => ok(set, await getWebhook(db, idOf(params))), admin)
-    .patch(
-      "/v1/admin/webhooks/:webhook_id",
-      async ({ params, request, set }) =>
-        ok(set, await updateWebhook(db, outbound, idOf(params), parseInput(UpdateWebhookRequest, await readJsonBody(request)))),
-      adminWithBody,
-    )
-    .delete("/v1/admin/webhooks/:webhook_id", async ({ params, set }) => ok(set, await deleteWebhook(db, idOf(params))), admin)
-    .get("/v1/admin/webhooks/:webhook_id/deliveries", async ({ params, set }) => ok(set, { deliveries: await webhookDeliveries(db, idOf(params)) }), admin);
+    .get("/v1/admin/workspaces/:slug/webhooks", async ({ params }) => ({ webhooks: await listWebhooks(db, params.slug) }), {
+      admin: true,
+      params: workspace,
+      returns: {},
+      detail: { summary: "Webhook endpoints" },
+    })
+    .post("/v1/admin/workspaces/:slug/webhooks", ({ params, body }) => createWebhook(db, outbound, params.slug, body), {
+      admin: true,
+      json: true,
+      params: workspace,
+      body: input(CreateWebhookRequest),
+      returns: { status: 201, data: CreatedWebhook },
+      detail: { summary: "Add a webhook endpoint (its signing secret is shown once)" },
+    })
+    .get("/v1/admin/webhooks/:webhook_id", ({ params }) => getWebhook(db, params.webhook_id), {
+      admin: true,
+      params: webhook,
+      returns: { data: Webhook },
+      detail: { summary: "A webhook endpoint" },
+    })
+    .patch("/v1/admin/webhooks/:webhook_id", ({ params, body }) => updateWebhook(db, outbound, params.webhook_id, body), {
+      admin: true,
+      json: true,
+      params: webhook,
+      body: input(UpdateWebhookRequest),
+      returns: { data: Webhook },
+      detail: { summary: "Change a webhook endpoint" },
+    })
+    .delete("/v1/admin/webhooks/:webhook_id", ({ params }) => deleteWebhook(db, params.webhook_id), {
+      admin: true,
+      params: webhook,
+      returns: {},
+      detail: { summary: "Delete a webhook endpoint" },
+    })
+    .get("/v1/admin/webhooks/:webhook_id/deliveries", async ({ params }) => ({ deliveries: await webhookDeliveries(db, params.webhook_id) }), {
+      admin: true,
+      params: webhook,
+      returns: {},
+      detail: { summary: "A webhook endpoint's delivery log" },
+    });
 }

@@ -40,3 +40,6 @@ export const AgentParams = Type.Object({
   agent_slug: Type.String({ pattern: "^[a-z0-9][a-z0-9_-]{0,62}$", description: "an agent slug" }),
 });
 export const TeamParams = Type.Object({ slug: WorkspaceSlug, name: Text({ minLength: 1, maxLength: 200, description: "a team member's name" }) });
+
+/** The settings app's sign-in: the admin credential, exchanged for a session cookie. */
+export const SignInRequest = Type.Object({ token: Type.String({ minLength: 1, maxLength: 500, description: "the admin credential" }) });

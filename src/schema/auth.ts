@@ -23,6 +23,9 @@ export const ApiKeyView = Type.Object({
 });
 export type ApiKeyView = Static<typeof ApiKeyView>;
 
+/** A key as created: the view plus its secret, which is shown this once. */
+export const CreatedKey = Type.Composite([ApiKeyView, Type.Object({ secret: Type.String({ description: "shown once" }) })]);
+
 export const CreateKeyInput = Type.Object({
   workspace: WorkspaceSlug,
   name: Type.String({ minLength: 1, maxLength: 200 }),

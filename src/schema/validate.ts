@@ -95,3 +95,48 @@ function unstorableText(value: unknown, path: string, top = true): FieldIssue | 
   }
   return null;
 }
+
+/** Where a route's input comes from: names the field in errors, and query text is converted. */
+export type InputSource = "body" | "query" | "path";
+
+/**
+ * Input that could not be read (an empty, malformed, too deep or too large body). The route's
+ * parser hands it on instead of throwing, so authentication still answers first; the route's
+ * validator throws its error.
+ */
+export class UnreadInput {
+  constructor(readonly error: ApiError) {}
+}
+
+/**
+ * A route's input schema: a TypeBox schema wearing the Standard Schema interface, so Elysia runs
+ * it as the route's `body`, `query` or `params` validator and hands the handler `Static<T>`. The
+ * check is `parseInput`'s (defaults, unknown fields dropped, the 422 envelope) unless the route
+ * names another (the OAuth endpoints answer in their RFC's shape); failures are thrown as the one
+ * error type.
+ */
+export interface RouteInput<T extends TSchema> {
+  readonly schema: T;
+  readonly source: InputSource;
+  /** The body's media type (documentation only; the route's parser reads it). */
+  readonly media: string;
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: "memoryd";
+    readonly validate: (value: unknown) => { value: Static<T> };
+    readonly types?: { readonly input: unknown; readonly output: Static<T> };
+  };
+}
+
+export function input<T extends TSchema>(
+  schema: T,
+  source: InputSource = "body",
+  options: { parse?: (schema: T, value: unknown, source: InputSource) => Static<T>; media?: string } = {},
+): RouteInput<T> {
+  const parse = options.parse ?? parseInput;
+  const validate = (value: unknown): { value: Static<T> } => {
+    if (value instanceof UnreadInput) throw value.error;
+    return { value: parse(schema, value, source) };
+  };
+  return { schema, source, media: options.media ?? "application/json", "~standard": { version: 1, vendor: "memoryd", validate } };
+}

@@ -1,5 +1,4 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { WorkspaceSlug } from "./auth";
 import { Text } from "./memory";
 
 /** What an endpoint can subscribe to. */
@@ -64,4 +63,3 @@ export const WebhookDelivery = Type.Object({
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
 export const WebhookParams = Type.Object({ webhook_id: Text({ minLength: 1, maxLength: 200, description: "a webhook id" }) });
-export const WorkspaceWebhookParams = Type.Object({ slug: WorkspaceSlug });

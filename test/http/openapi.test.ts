@@ -5,6 +5,8 @@
 import { expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020";
+import { Type } from "@sinclair/typebox";
+import { input } from "../../src/schema/validate";
 import { call, makeKey, testApp } from "../helpers/app";
 import { describeEachDb } from "../helpers/databases";
 
@@ -32,6 +34,45 @@ describeEachDb("OpenAPI", (get) => {
     const served = app.routes.map((r) => `${r.method} ${r.path.replace(/:([a-z_]+)/g, "{$1}")}`).filter((route) => !UNDOCUMENTED.test(route));
     expect(served.filter((route) => !documented.has(route))).toEqual([]);
     expect((await call(app, "GET", "/docs")).headers.get("content-security-policy")).toContain("script-src 'self'");
+  });
+
+  test("an operation is generated from its route's declaration: auth, input schemas, status and data", async () => {
+    const Probe = Type.Object({ text: Type.String({ minLength: 1, description: "probe text" }) });
+    const Params = Type.Object({ probe_id: Type.String({ pattern: "^p_" }) });
+    const Query = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1 })) });
+    const app = testApp(get().db).post("/v1/probes/:probe_id", ({ body }) => body, {
+      auth: "memory.write",
+      json: true,
+      params: input(Params, "path"),
+      query: input(Query, "query"),
+      body: input(Probe),
+      returns: { status: 201, data: Probe },
+      detail: { summary: "Make a probe" },
+    });
+    const doc = (await call(app, "GET", "/openapi.json")).json as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const operation = doc.paths["/v1/probes/{probe_id}"]?.post;
+    expect(operation).toMatchObject({
+      summary: "Make a probe",
+      description: "Needs the `memory.write` scope.",
+      security: [{ bearerKey: [] }, { apiKeyHeader: [] }],
+      parameters: [
+        { name: "probe_id", in: "path", required: true, schema: { type: "string", pattern: "^p_" } },
+        { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1 } },
+      ],
+      requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["text"] } } } },
+      responses: {
+        "201": { content: { "application/json": { schema: { required: ["data"], properties: { data: { properties: { text: { minLength: 1 } } } } } } } },
+        default: { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } },
+      },
+    });
+    // A named schema is a reference to the component of that name.
+    expect(doc.paths["/v1/memory/search"]?.post?.requestBody).toEqual({
+      required: true,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/SearchRequest" } } },
+    });
+    const key = await makeKey(get().db, { scopes: ["memory.write"] });
+    const made = await call(app, "POST", "/v1/probes/p_1", { key: key.secret, body: { text: "hi" } });
+    expect([made.status, made.json]).toEqual([201, { data: { text: "hi" } }]);
   });
 
   test("real responses of the key-holder API satisfy the documented schemas", async () => {
