@@ -28,7 +28,7 @@ import {
   TokenRequest,
   TokenResponse,
 } from "../schema/oauth";
-import { input, type InputSource } from "../schema/validate";
+import { input } from "../schema/validate";
 import { pageSecurityHeaders } from "../web/page";
 import { bodyParser, parseJsonBody, readBodyText } from "./body";
 import { pageInput } from "./openapi";
@@ -85,7 +85,7 @@ const parseRegistration = bodyParser(async (request) => oauthJson(await readBody
 /** An OAuth endpoint's input: validation failures in the RFC's shape, with the given error code. */
 function oauthInput<T extends TSchema>(schema: T, code: "invalid_request" | "invalid_client_metadata" = "invalid_request") {
   const media = code === "invalid_request" ? "application/x-www-form-urlencoded" : "application/json";
-  return input(schema, "body", { media, parse: (s: T, value: unknown, _source: InputSource): Static<T> => parseOAuthInput(s, value, code) });
+  return input(schema, "body", { media, parse: (s: T, value: unknown): Static<T> => parseOAuthInput(s, value, code) });
 }
 
 /**

@@ -124,16 +124,13 @@ function operationOf(route: InternalRoute, detail: DocumentDecoration): JsonObje
 
 /** The components every `$ref` in the document names. */
 function referencedSchemas(document: JsonObject): JsonObject {
-  const found = new Map<string, JsonObject>();
-  const visit = (text: string): void => {
-    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([A-Za-z0-9_]+)"/g)) {
-      const schema = name === undefined || found.has(name) ? undefined : SCHEMA_BY_NAME.get(name);
-      if (schema === undefined || name === undefined) continue;
-      found.set(name, plain(schema));
-    }
-  };
-  visit(JSON.stringify(document));
-  return Object.fromEntries([...found].sort(([a], [b]) => a.localeCompare(b)));
+  const names = new Set(Array.from(JSON.stringify(document).matchAll(/"#\/components\/schemas\/(\w+)"/g), (match) => match[1] ?? ""));
+  return Object.fromEntries(
+    [...names].sort().flatMap((name) => {
+      const schema = SCHEMA_BY_NAME.get(name);
+      return schema === undefined ? [] : [[name, plain(schema)]];
+    }),
+  );
 }
 
 /** The document for these routes: every route but preflights and those declared `hide`. */

@@ -7,7 +7,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020";
 import { Type } from "@sinclair/typebox";
 import { input } from "../../src/schema/validate";
-import { call, makeKey, testApp } from "../helpers/app";
+import { call, makeKey, TEST_ADMIN_TOKEN, testApp, uniqueSlug } from "../helpers/app";
 import { describeEachDb } from "../helpers/databases";
 
 interface Doc {
@@ -75,12 +75,12 @@ describeEachDb("OpenAPI", (get) => {
     expect([made.status, made.json]).toEqual([201, { data: { text: "hi" } }]);
   });
 
-  test("real responses of the key-holder API satisfy the documented schemas", async () => {
-    const app = testApp(get().db);
+  /** Checks a real response body against the schema the document gives for it. */
+  const checkerFor = async (app: ReturnType<typeof testApp>) => {
     const doc = (await call(app, "GET", "/openapi.json")).json as Doc;
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
-    const check = (method: string, path: string, status: number, body: unknown): void => {
+    return (method: string, path: string, status: number, body: unknown): void => {
       const schema =
         doc.paths[path]?.[method]?.responses[String(status)]?.content?.["application/json"]?.schema ??
         doc.paths[path]?.[method]?.responses.default?.content?.["application/json"]?.schema;
@@ -89,6 +89,11 @@ describeEachDb("OpenAPI", (get) => {
       const ok = validate(body);
       expect([method, path, status, ok ? [] : validate.errors]).toEqual([method, path, status, []]);
     };
+  };
+
+  test("real responses of the key-holder API satisfy the documented schemas", async () => {
+    const app = testApp(get().db);
+    const check = await checkerFor(app);
 
     const key = await makeKey(get().db);
     const taught = await call(app, "POST", "/v1/memory/facts", {
@@ -114,5 +119,33 @@ describeEachDb("OpenAPI", (get) => {
     // Errors are the envelope, whatever the route.
     check("post", "/v1/memory/search", 422, (await call(app, "POST", "/v1/memory/search", { key: key.secret, body: {} })).json);
     check("get", "/v1/whoami", 401, (await call(app, "GET", "/v1/whoami")).json);
+  });
+
+  test("real responses of the admin API satisfy the documented schemas", async () => {
+    const app = testApp(get().db, { outboundAllowPrivate: true });
+    const check = await checkerFor(app);
+    /** One admin call, its status asserted, its body checked against the document. */
+    const admin = async (method: string, path: string, route: string, status: number, body?: unknown) => {
+      const res = await call(app, method, path, { key: TEST_ADMIN_TOKEN, body });
+      expect([method, path, res.status]).toEqual([method, path, status]);
+      check(method.toLowerCase(), route, status, res.json);
+      return res.json;
+    };
+    const slug = uniqueSlug();
+    const ws = "/v1/admin/workspaces/{slug}";
+    const at = `/v1/admin/workspaces/${slug}`;
+    await admin("POST", "/v1/admin/workspaces", "/v1/admin/workspaces", 201, { slug });
+    const created = await admin("POST", `${at}/keys`, `${ws}/keys`, 201, { name: "k", scopes: ["memory.read"] });
+    await admin("POST", `/v1/admin/keys/${created.data.id}/revoke`, "/v1/admin/keys/{key_id}/revoke", 200);
+    await admin("POST", `${at}/agents`, `${ws}/agents`, 201, { slug: "helper", display_name: "Helper" });
+    await admin("GET", `${at}/agents/helper`, `${ws}/agents/{agent_slug}`, 200);
+    await admin("PATCH", `${at}/agents/helper`, `${ws}/agents/{agent_slug}`, 200, { display_name: "Helper 2" });
+    await admin("POST", `${at}/agents`, `${ws}/agents`, 422, {});
+    await admin("POST", `${at}/facts`, `${ws}/facts`, 202, { facts: [{ text: "Ana's manager is Bo." }] });
+    const page = await admin("GET", `${at}/facts`, `${ws}/facts`, 200);
+    await admin("GET", `/v1/admin/facts/${page.data.facts[0].fact_id}`, "/v1/admin/facts/{fact_id}", 200);
+    const hook = await admin("POST", `${at}/webhooks`, `${ws}/webhooks`, 201, { url: "http://127.0.0.1:9/hook", events: ["fact.created"] });
+    await admin("GET", `/v1/admin/webhooks/${hook.data.webhook_id}`, "/v1/admin/webhooks/{webhook_id}", 200);
+    await admin("PATCH", `/v1/admin/webhooks/${hook.data.webhook_id}`, "/v1/admin/webhooks/{webhook_id}", 200, { enabled: false });
   });
 });
