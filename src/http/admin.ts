@@ -32,8 +32,8 @@ import {
   TeamMemberRequest,
   TeamParams,
 } from "../schema/admin";
-import { Agent, CreateAgentInput, UpdateAgentInput } from "../schema/agents";
-import { ApiKeyView, CreatedKey } from "../schema/auth";
+import { Agent, AgentList, CreateAgentInput, UpdateAgentInput } from "../schema/agents";
+import { ApiKeyView, CreatedKey, KeyList } from "../schema/auth";
 import { AdminFactQuery, FactHistory, FactPage, FactParams } from "../schema/browse";
 import { TeachRequest, TeachResult } from "../schema/memory";
 import { input } from "../schema/validate";
@@ -103,10 +103,10 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
         },
         { admin: true, json: true, params: workspace, body: input(ChangeCreditsRequest), returns: {}, detail: { summary: "Set or add credits" } },
       )
-      .get("/v1/admin/workspaces/:slug/keys", async ({ params }) => ({ keys: await listKeys(db, params.slug) }), {
+      .get("/v1/admin/workspaces/:slug/keys", async ({ params }): Promise<KeyList> => ({ keys: await listKeys(db, params.slug) }), {
         admin: true,
         params: workspace,
-        returns: {},
+        returns: { data: KeyList },
         detail: { summary: "A workspace's keys" },
       })
       .post("/v1/admin/workspaces/:slug/keys", ({ params, body }) => createKey(db, config.deployment, { workspace: params.slug, ...body }), {
@@ -123,10 +123,10 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
         returns: { data: ApiKeyView },
         detail: { summary: "Revoke a key" },
       })
-      .get("/v1/admin/workspaces/:slug/agents", async ({ params }) => ({ agents: await listAgents(db, await workspaceId(params.slug)) }), {
+      .get("/v1/admin/workspaces/:slug/agents", async ({ params }): Promise<AgentList> => ({ agents: await listAgents(db, await workspaceId(params.slug)) }), {
         admin: true,
         params: workspace,
-        returns: {},
+        returns: { data: AgentList },
         detail: { summary: "A workspace's agents" },
       })
       .post("/v1/admin/workspaces/:slug/agents", async ({ params, body }) => createAgent(db, await workspaceId(params.slug), body), {

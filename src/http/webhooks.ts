@@ -3,7 +3,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/types";
 import { SlugParams } from "../schema/admin";
 import { input } from "../schema/validate";
-import { CreatedWebhook, CreateWebhookRequest, UpdateWebhookRequest, Webhook, WebhookParams } from "../schema/webhooks";
+import { CreatedWebhook, CreateWebhookRequest, UpdateWebhookRequest, Webhook, WebhookDeliveryList, WebhookList, WebhookParams } from "../schema/webhooks";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, webhookDeliveries } from "../webhooks/service";
 import type { RequestPipeline } from "./pipeline";
 
@@ -16,10 +16,10 @@ export function webhookRoutes(deps: { db: Db; config: Config; pipeline: RequestP
 
   return new Elysia({ name: "webhooks" })
     .use(deps.pipeline)
-    .get("/v1/admin/workspaces/:slug/webhooks", async ({ params }) => ({ webhooks: await listWebhooks(db, params.slug) }), {
+    .get("/v1/admin/workspaces/:slug/webhooks", async ({ params }): Promise<WebhookList> => ({ webhooks: await listWebhooks(db, params.slug) }), {
       admin: true,
       params: workspace,
-      returns: {},
+      returns: { data: WebhookList },
       detail: { summary: "Webhook endpoints" },
     })
     .post("/v1/admin/workspaces/:slug/webhooks", ({ params, body }) => createWebhook(db, outbound, params.slug, body), {
@@ -50,10 +50,14 @@ export function webhookRoutes(deps: { db: Db; config: Config; pipeline: RequestP
       returns: {},
       detail: { summary: "Delete a webhook endpoint" },
     })
-    .get("/v1/admin/webhooks/:webhook_id/deliveries", async ({ params }) => ({ deliveries: await webhookDeliveries(db, params.webhook_id) }), {
-      admin: true,
-      params: webhook,
-      returns: {},
-      detail: { summary: "A webhook endpoint's delivery log" },
-    });
+    .get(
+      "/v1/admin/webhooks/:webhook_id/deliveries",
+      async ({ params }): Promise<WebhookDeliveryList> => ({ deliveries: await webhookDeliveries(db, params.webhook_id) }),
+      {
+        admin: true,
+        params: webhook,
+        returns: { data: WebhookDeliveryList },
+        detail: { summary: "A webhook endpoint's delivery log" },
+      },
+    );
 }

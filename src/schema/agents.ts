@@ -61,3 +61,7 @@ export const UpdateAgentInput = Type.Object({
   max_output_tokens: Type.Optional(MaxOutputTokens),
 });
 export type UpdateAgentInput = Static<typeof UpdateAgentInput>;
+
+/** GET /v1/admin/workspaces/:slug/agents */
+export const AgentList = Type.Object({ agents: Type.Array(Agent) });
+export type AgentList = Static<typeof AgentList>;

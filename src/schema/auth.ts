@@ -44,3 +44,7 @@ export const WhoamiResult = Type.Object({
   rate_limit: Type.Object({ requests_per_window: Type.Integer(), window_seconds: Type.Integer() }),
 });
 export type WhoamiResult = Static<typeof WhoamiResult>;
+
+/** GET /v1/admin/workspaces/:slug/keys */
+export const KeyList = Type.Object({ keys: Type.Array(ApiKeyView) });
+export type KeyList = Static<typeof KeyList>;

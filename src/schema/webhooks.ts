@@ -63,3 +63,11 @@ export const WebhookDelivery = Type.Object({
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
 export const WebhookParams = Type.Object({ webhook_id: Text({ minLength: 1, maxLength: 200, description: "a webhook id" }) });
+
+/** GET /v1/admin/workspaces/:slug/webhooks */
+export const WebhookList = Type.Object({ webhooks: Type.Array(Webhook) });
+export type WebhookList = Static<typeof WebhookList>;
+
+/** GET /v1/admin/webhooks/:webhook_id/deliveries */
+export const WebhookDeliveryList = Type.Object({ deliveries: Type.Array(WebhookDelivery) });
+export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>;

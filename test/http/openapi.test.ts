@@ -136,9 +136,11 @@ describeEachDb("OpenAPI", (get) => {
     const at = `/v1/admin/workspaces/${slug}`;
     await admin("POST", "/v1/admin/workspaces", "/v1/admin/workspaces", 201, { slug });
     const created = await admin("POST", `${at}/keys`, `${ws}/keys`, 201, { name: "k", scopes: ["memory.read"] });
+    await admin("GET", `${at}/keys`, `${ws}/keys`, 200);
     await admin("POST", `/v1/admin/keys/${created.data.id}/revoke`, "/v1/admin/keys/{key_id}/revoke", 200);
     await admin("POST", `${at}/agents`, `${ws}/agents`, 201, { slug: "helper", display_name: "Helper" });
     await admin("GET", `${at}/agents/helper`, `${ws}/agents/{agent_slug}`, 200);
+    await admin("GET", `${at}/agents`, `${ws}/agents`, 200);
     await admin("PATCH", `${at}/agents/helper`, `${ws}/agents/{agent_slug}`, 200, { display_name: "Helper 2" });
     await admin("POST", `${at}/agents`, `${ws}/agents`, 422, {});
     await admin("POST", `${at}/facts`, `${ws}/facts`, 202, { facts: [{ text: "Ana's manager is Bo." }] });
@@ -147,5 +149,7 @@ describeEachDb("OpenAPI", (get) => {
     const hook = await admin("POST", `${at}/webhooks`, `${ws}/webhooks`, 201, { url: "http://127.0.0.1:9/hook", events: ["fact.created"] });
     await admin("GET", `/v1/admin/webhooks/${hook.data.webhook_id}`, "/v1/admin/webhooks/{webhook_id}", 200);
     await admin("PATCH", `/v1/admin/webhooks/${hook.data.webhook_id}`, "/v1/admin/webhooks/{webhook_id}", 200, { enabled: false });
+    await admin("GET", `${at}/webhooks`, `${ws}/webhooks`, 200);
+    await admin("GET", `/v1/admin/webhooks/${hook.data.webhook_id}/deliveries`, "/v1/admin/webhooks/{webhook_id}/deliveries", 200);
   });
 });
