@@ -134,15 +134,21 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
           },
         }),
         json: { parse: parseJsonInput },
-        returns: (reply: Reply) => ({
-          detail: { responses: replyResponses(reply) },
-          afterHandle({ responseValue, set }) {
-            // A handler's own Response (a stream, a file, a page) goes out as it is.
-            if ("media" in reply || responseValue instanceof Response) return;
-            set.status = reply.status ?? 200;
-            return { data: responseValue };
-          },
-        }),
+        returns: (reply: Reply) => {
+          const detail = { responses: replyResponses(reply) };
+          // A reply of its own media type is the handler's own Response: nothing to wrap.
+          if ("media" in reply) return { detail };
+          const status = reply.status ?? 200;
+          return {
+            detail,
+            afterHandle({ responseValue, set }) {
+              // A handler may still answer with its own Response (the answer stream).
+              if (responseValue instanceof Response) return;
+              set.status = status;
+              return { data: responseValue };
+            },
+          };
+        },
       })
       .onError({ as: "global" }, ({ code, error, request, set }) => {
         const apiError =
