@@ -1,23 +1,28 @@
 /**
- * Retrieval quality on two development sets, each beside a plain BM25 over the same texts in the
+ * Retrieval quality on three sets, each beside a plain BM25 over the same texts in the
  * same run:
  * - LoCoMo (short chat turns): every turn of a conversation taught as a fact (one workspace per
  *   conversation), every question of categories 1-4 searched; evidence recall@1/5/10/20, hit@10.
  * - LongMemEval-S dev (long chat sessions, user and assistant): every turn of a question's
  *   haystack taught as a fact (one workspace per question); turn recall@5/10, session
  *   recall@5/10 and NDCG@10, per question type.
+ * - Our paraphrase set (bench/sets/paraphrase.json): questions whose answering fact shares no
+ *   content word with them, among distractors; hit@1/5/10 and the share of empty results, plus a
+ *   billing workspace asked unrelated questions, where empty is right.
+ * Beside memoryd, each table shows "memoryd, meaning off": the same facts ranked in process with
+ * the meaning signal switched off (`meaning: 0`), so what the signal adds is measured in the run.
  *
  * Facts are taught with `teachFacts` (20 per call, as the REST route allows) and searched with
  * `searchFacts` (limit 20), the functions behind the API. Each question falls in the `tune` or the
  * `check` split by a hash of its id: tune on one, confirm on the other (`--split`).
  *
- * Usage: bun bench/retrieval.ts [--data locomo|longmemeval|all] [--split tune|check|all]
+ * Usage: bun bench/retrieval.ts [--data paraphrase|locomo|longmemeval|all] [--split tune|check|all]
  *          [--questions N] [--save-facts DIR | --facts DIR] [--dump FILE]
  * `--save-facts DIR` keeps what capture stored (per workspace, the live facts); `--facts DIR`
  * ranks those again in process without teaching (for sweeping ranking changes: capture is not
  * re-run, so only use it while capture is unchanged). Embedded PGlite in a temp dir by default;
  * BENCH_DATABASE_URL (an admin URL) teaches into a fresh PostgreSQL database instead.
- * LOCOMO_PATH and LONGMEMEVAL_PATH override the data files.
+ * LOCOMO_PATH, LONGMEMEVAL_PATH and PARAPHRASE_PATH override the data files.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -43,6 +48,7 @@ import { argValue } from "./support/args";
 
 const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
 const LONGMEMEVAL_PATH = process.env.LONGMEMEVAL_PATH ?? join(import.meta.dir, "data", "longmemeval", "dev.jsonl.gz");
+const PARAPHRASE_PATH = process.env.PARAPHRASE_PATH ?? join(import.meta.dir, "sets", "paraphrase.json");
 const TEACH_BATCH = 20;
 const SEARCH_LIMIT = 20;
 
@@ -71,7 +77,7 @@ interface Haystack {
 }
 
 interface Dataset {
-  name: "locomo" | "longmemeval";
+  name: "locomo" | "longmemeval" | "paraphrase";
   title: string;
   haystacks: Haystack[];
   /** Measures reported, in order: "turn@k", "session@k", "ndcg@10", "hit@10". */
@@ -121,6 +127,42 @@ function longMemEvalDataset(): Dataset {
   };
 }
 
+/**
+ * Our paraphrase set (bench/sets/paraphrase.json, written before the meaning signal was tuned):
+ * questions answered by a fact that shares no content word with them, among distractors; and a
+ * billing workspace asked about unrelated things, where the right answer is an empty result.
+ */
+function paraphraseDataset(): Dataset {
+  interface Entry {
+    id: string;
+    text: string;
+  }
+  const set = JSON.parse(readFileSync(PARAPHRASE_PATH, "utf8")) as {
+    facts: Entry[];
+    distractors: Entry[];
+    questions: { id: string; query: string; answers: string[] }[];
+    unrelated: { facts: Entry[]; queries: string[] };
+  };
+  const unit = (e: Entry): Unit => ({ id: e.id, session: e.id, text: e.text });
+  return {
+    name: "paraphrase",
+    title: "Paraphrase set (bench/sets/paraphrase.json)",
+    measures: ["hit@1", "hit@5", "hit@10", "empty"],
+    haystacks: [
+      {
+        key: "paraphrase",
+        units: [...set.facts, ...set.distractors].map(unit),
+        questions: set.questions.map((q) => ({ id: q.id, group: "paraphrase", query: q.query, evidence: q.answers, evidenceSessions: q.answers })),
+      },
+      {
+        key: "unrelated",
+        units: set.unrelated.facts.map(unit),
+        questions: set.unrelated.queries.map((query, i) => ({ id: `u${i}`, group: "unrelated (want empty)", query, evidence: [], evidenceSessions: [] })),
+      },
+    ],
+  };
+}
+
 interface Ranked {
   question: Question;
   /** Per result, best first: the units it stands for. */
@@ -139,7 +181,9 @@ function measure(r: Ranked, name: string): number {
     const found = new Set(top.flat().map((u) => u.session));
     return r.question.evidenceSessions.filter((s) => found.has(s)).length / r.question.evidenceSessions.length;
   }
+  if (kind === "empty") return r.ranked.length === 0 ? 1 : 0;
   if (kind === "hit") {
+    if (r.question.evidence.length === 0) return Number.NaN;
     const found = new Set(top.flat().map((u) => u.id));
     return r.question.evidence.some((e) => found.has(e)) ? 1 : 0;
   }
@@ -155,7 +199,10 @@ function measure(r: Ranked, name: string): number {
   return dcg / ideal;
 }
 
-const mean = (xs: number[]): number => (xs.length === 0 ? Number.NaN : (100 * xs.reduce((a, b) => a + b, 0)) / xs.length);
+const mean = (all: number[]): number => {
+  const xs = all.filter((x) => !Number.isNaN(x));
+  return xs.length === 0 ? Number.NaN : (100 * xs.reduce((a, b) => a + b, 0)) / xs.length;
+};
 const fmt = (x: number): string => (Number.isNaN(x) ? "–" : x.toFixed(1));
 
 function table(dataset: Dataset, systems: { name: string; results: Ranked[] }[]): string {
@@ -234,8 +281,9 @@ async function runDataset(
   maxQuestions: number,
   savedDir: string | undefined,
   loadDir: string | undefined,
-): Promise<{ memoryd: Ranked[]; bm25: Ranked[]; bm25Stop: Ranked[]; stats: RunStats; label: string }> {
+): Promise<{ memoryd: Ranked[]; wordsOnly: Ranked[]; bm25: Ranked[]; bm25Stop: Ranked[]; stats: RunStats; label: string }> {
   const memoryd: Ranked[] = [];
+  const wordsOnly: Ranked[] = [];
   const bm25: Ranked[] = [];
   const bm25Stop: Ranked[] = [];
   const stats: RunStats = { facts: 0, units: 0, teachMs: 0, latencies: [] };
@@ -279,6 +327,13 @@ async function runDataset(
         search = async (query) => (await searchFacts(ctx, { query, limit: SEARCH_LIMIT })).facts.map((f) => f.fact_id);
         await search("warm the index");
       }
+      // The same facts ranked in process with the meaning signal off: what it adds, in the same run.
+      const plainIndex = new FactIndex();
+      for (const f of facts) plainIndex.add(f);
+      const wordsOnlyParams: RankingParams = { ...params, meaning: 0 };
+      const visibility = { workspaceId: h.key, audience: "internal" as const, endUserId: null, kinds: null };
+      const searchWordsOnly = (query: string): string[] =>
+        searchIndex(plainIndex, visibility, { query, limit: SEARCH_LIMIT }, wordsOnlyParams).facts.map((f) => f.fact_id);
       stats.facts += facts.length;
       stats.units += h.units.length;
       const unitsOf = unitsOfFacts(facts, h.units);
@@ -292,13 +347,14 @@ async function runDataset(
         const ids = await search(q.query);
         stats.latencies.push(performance.now() - t0);
         memoryd.push({ question: q, ranked: ids.map((id) => unitsOf.get(id) ?? []) });
+        wordsOnly.push({ question: q, ranked: searchWordsOnly(q.query).map((id) => unitsOf.get(id) ?? []) });
         bm25.push({ question: q, ranked: plain.search(q.query, SEARCH_LIMIT).map((i) => [h.units[i]!]) });
         bm25Stop.push({ question: q, ranked: plainStop.search(q.query, SEARCH_LIMIT).map((i) => [h.units[i]!]) });
       }
       if (process.stderr.isTTY) process.stderr.write(`\r${dataset.name}: ${n + 1}/${haystacks.length} workspaces`);
     }
     if (process.stderr.isTTY) process.stderr.write("\n");
-    return { memoryd, bm25, bm25Stop, stats, label: bench?.label ?? `in process, facts from ${loadDir}` };
+    return { memoryd, wordsOnly, bm25, bm25Stop, stats, label: bench?.label ?? `in process, facts from ${loadDir}` };
   } finally {
     await bench?.close();
   }
@@ -306,7 +362,7 @@ async function runDataset(
 
 function usage(message: string): never {
   console.error(
-    `${message}\nusage: bun bench/retrieval.ts [--data locomo|longmemeval|all] [--split tune|check|all] [--questions N] [--save-facts DIR | --facts DIR] [--dump FILE]  [--params k1=1.2,b=0.75]`,
+    `${message}\nusage: bun bench/retrieval.ts [--data paraphrase|locomo|longmemeval|all] [--split tune|check|all] [--questions N] [--save-facts DIR | --facts DIR] [--dump FILE]  [--params k1=1.2,b=0.75]`,
   );
   process.exit(2);
 }
@@ -315,7 +371,7 @@ async function main(): Promise<void> {
   const data = argValue("--data") ?? "all";
   const split = argValue("--split") ?? "all";
   const maxQuestions = Number(argValue("--questions") ?? Number.POSITIVE_INFINITY);
-  if (!["locomo", "longmemeval", "all"].includes(data)) usage("--data is locomo, longmemeval or all");
+  if (!["locomo", "longmemeval", "paraphrase", "all"].includes(data)) usage("--data is locomo, longmemeval, paraphrase or all");
   if (!["tune", "check", "all"].includes(split)) usage("--split is tune, check or all");
   if (!(maxQuestions >= 1)) usage("--questions needs a number of at least 1");
   const saveDir = argValue("--save-facts");
@@ -332,7 +388,11 @@ async function main(): Promise<void> {
       );
     }
   }
-  const datasets = [...(data !== "longmemeval" ? [locomoDataset()] : []), ...(data !== "locomo" ? [longMemEvalDataset()] : [])];
+  const datasets = [
+    ...(data === "paraphrase" || data === "all" ? [paraphraseDataset()] : []),
+    ...(data === "locomo" || data === "all" ? [locomoDataset()] : []),
+    ...(data === "longmemeval" || data === "all" ? [longMemEvalDataset()] : []),
+  ];
   const dump: Record<string, unknown> = {};
   for (const dataset of datasets) {
     const started = performance.now();
@@ -342,6 +402,7 @@ async function main(): Promise<void> {
     console.log(
       table(dataset, [
         { name: "memoryd", results: run.memoryd },
+        { name: "memoryd, meaning off", results: run.wordsOnly },
         { name: "BM25", results: run.bm25 },
       ]),
     );

@@ -24,3 +24,12 @@ declare module "*.svg" {
   const text: string;
   export default text;
 }
+// The search lexicon (src/memory/lexicon): embedded as a file, read on first use.
+declare module "*.bin" {
+  const path: string;
+  export default path;
+}
+declare module "*.sha256" {
+  const text: string;
+  export default text;
+}

@@ -13,7 +13,7 @@ import {
   FactListQuery,
   FactQuery,
   FactWithHistory,
-  SearchRequest,
+  RestSearchRequest,
   SearchResult,
   TeachRequest,
   TeachResult,
@@ -29,7 +29,7 @@ export function memoryRoutes(deps: { db: Db; index: FactIndexes; pipeline: Reque
     .post("/v1/memory/search", ({ caller, body }) => searchFacts({ db, index, caller }, body), {
       auth: "memory.read",
       json: true,
-      body: input(SearchRequest),
+      body: input(RestSearchRequest),
       returns: { data: SearchResult },
       detail: { summary: "Search memory" },
     })

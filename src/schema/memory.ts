@@ -92,7 +92,48 @@ export const SearchRequest = Type.Object({
 });
 export type SearchRequest = Static<typeof SearchRequest>;
 
-export const SearchResult = Type.Object({ facts: Type.Array(Fact) });
+/** REST search's own extension (docs/api.md, Search explain): the MCP tool keeps the spec's arguments. */
+export const RestSearchRequest = Type.Composite([
+  SearchRequest,
+  Type.Object({
+    explain: Type.Optional(Type.Boolean({ description: "return, per fact, why it ranked (matched words, matches by meaning, signals)" })),
+  }),
+]);
+export type RestSearchRequest = Static<typeof RestSearchRequest>;
+
+/** Why a fact ranked: each signal's part of its score (docs/memory.md, Ranking). */
+export const ScoreExplanation = Type.Object({
+  score: Type.Number({ description: "the fact's score: the sum of the parts below" }),
+  words: Type.Array(
+    Type.Object({
+      query_term: Type.String({ description: "the query word, as an index term (lower-cased, stemmed)" }),
+      fact_term: Type.String({ description: "the fact's term it matched: the same, or a prefix or typo expansion" }),
+      score: Type.Number(),
+    }),
+  ),
+  meaning: Type.Array(
+    Type.Object({
+      query_term: Type.String(),
+      fact_term: Type.String({ description: "the fact's term that means the same (neighbour) or that the query word is a category of" }),
+      via: Type.Union([Type.Literal("neighbour"), Type.Literal("category")]),
+      similarity: Type.Number({ minimum: 0, maximum: 1 }),
+      score: Type.Number(),
+    }),
+  ),
+  subject: Type.Number({ description: "the query names the fact's subject" }),
+  end_user: Type.Number({ description: "the fact is about the end user named in the call" }),
+  confidence: Type.Number(),
+  recency: Type.Number(),
+  question: Type.Number({ description: "negative when the fact is itself a short question" }),
+  phrasing: Type.Number({ description: "the share of the query's trigrams the fact holds, weighted" }),
+});
+export type ScoreExplanation = Static<typeof ScoreExplanation>;
+
+/** A search result: a fact, with its explanation when `explain` was asked. */
+export const SearchHit = Type.Composite([Fact, Type.Object({ explanation: Type.Optional(ScoreExplanation) })]);
+export type SearchHit = Static<typeof SearchHit>;
+
+export const SearchResult = Type.Object({ facts: Type.Array(SearchHit) });
 export type SearchResult = Static<typeof SearchResult>;
 
 /** POST /v1/memory/context (docs/api.md, Routes). */

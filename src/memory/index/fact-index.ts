@@ -1,5 +1,6 @@
 import type { Fact, FactKind, Origin, SubjectType } from "../../schema/memory";
 import type { LineCosts } from "../packet";
+import { categoryTermsOf } from "../lexicon/lexicon";
 import { termsOf } from "./terms";
 
 /** A live fact as the index receives it from the database. */
@@ -98,6 +99,16 @@ export interface IndexParts extends FactColumns {
   postings: Postings[];
 }
 
+/**
+ * The terms a fact is indexed under: the terms of its subject and text (repeats kept, their count
+ * is the term frequency), and the categories of those words as terms of their own, each once, so a
+ * question naming the category ("which sports") finds the fact naming a member ("tennis").
+ */
+export function factTerms(subject: string, text: string): { terms: string[]; categories: string[] } {
+  const terms = termsOf(`${subject} ${text}`);
+  return { terms, categories: categoryTermsOf(terms) };
+}
+
 const newPostings = (): Postings => ({ data: new Uint32Array(2), size: 0, df: 0, maxTf: 0, minLength: 0xffff });
 
 /** Heap bytes of a postings object and its array beyond the array's contents (measured in bench/). */
@@ -163,7 +174,7 @@ export class FactIndex implements FactColumns {
     if (this.count >= this.flags.length) this.grow(Math.max(64, this.flags.length * 2));
     if (this.count >= MAX_ORDINALS) this.compact();
     const ord = this.count++;
-    const terms = termsOf(`${fact.subject} ${fact.text}`);
+    const { terms, categories } = factTerms(fact.subject, fact.text);
     this.ids[ord] = fact.id;
     this.texts[ord] = fact.text;
     this.ordinalOf.set(fact.id, ord);
@@ -192,6 +203,7 @@ export class FactIndex implements FactColumns {
 
     const tf = new Map<string, number>();
     for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
+    for (const category of categories) tf.set(category, 1);
     for (const [term, n] of tf) this.post(term, ord, n);
     this.append(this.subjects[this.subjectOf[ord]!]!.facts, ord, 1);
   }
@@ -261,7 +273,8 @@ export class FactIndex implements FactColumns {
     this.live -= 1;
     this.totalLength -= this.lengthOf[ord]!;
     this.subjects[this.subjectOf[ord]!]!.facts.df -= 1;
-    for (const term of new Set(termsOf(`${this.subjects[this.subjectOf[ord]!]!.name} ${this.texts[ord]}`))) {
+    const { terms, categories } = factTerms(this.subjects[this.subjectOf[ord]!]!.name, this.texts[ord]!);
+    for (const term of new Set([...terms, ...categories])) {
       const p = this.postings.get(term);
       if (p) p.df -= 1;
     }

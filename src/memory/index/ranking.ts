@@ -1,5 +1,6 @@
-import type { FactKind } from "../../schema/memory";
+import type { FactKind, ScoreExplanation } from "../../schema/memory";
 import { KINDS, LIVE, INFERRED, QUESTION, SENSITIVE, TEAM, TF_BITS, type FactIndex, type Postings } from "./fact-index";
+import { CATEGORY_PREFIX, lexicon } from "../lexicon/lexicon";
 import { termsOf, TrigramProbe, trigramsOf, trigramSimilarity } from "./terms";
 
 /**
@@ -31,6 +32,25 @@ export interface RankingParams {
   /** Times the share of the query's trigrams the fact holds, for the best `rerankDepth`. */
   phrasing: number;
   rerankDepth: number;
+  /**
+   * The meaning signal (docs/memory.md, "Search by meaning"): a query word the fact does not hold
+   * scores through its best match by meaning in the fact, at similarity² times this times the
+   * word's IDF. 0 turns the signal off (the bench's switch).
+   */
+  meaning: number;
+  /** The least similarity a neighbour needs to count: below it, neighbours are mostly noise. */
+  meaningFloor: number;
+  /** The similarity a category match counts as ("sports" against a fact naming "tennis"). */
+  category: number;
+  /** Times a sibling neighbour's weight ("monday"/"tuesday": related, rarely the same thing). */
+  sibling: number;
+  /** Neighbours (and categories) tried per query word at most, the most similar first. */
+  meaningTerms: number;
+  /**
+   * Words this common (by frequency rank) are general: between two of them ("call"/"follow",
+   * "night"/"friday") closeness says nothing, so a neighbour counts only when one side is rarer.
+   */
+  commonWords: number;
 }
 
 export const RANKING: Readonly<RankingParams> = {
@@ -45,6 +65,12 @@ export const RANKING: Readonly<RankingParams> = {
   question: 1.0,
   phrasing: 2.0,
   rerankDepth: 40,
+  meaning: 1.0,
+  meaningFloor: 0.5,
+  category: 0.7,
+  sibling: 0.5,
+  meaningTerms: 8,
+  commonWords: 2000,
 };
 
 /** Distinct query terms considered at most (a 2000-character query has hundreds of words). */
@@ -91,10 +117,26 @@ export function isVisible(index: FactIndex, ord: number, filter: ReadFilter): bo
   return ((filter.kindMask >>> index.kindOf[ord]!) & 1) === 1;
 }
 
+/** A fact term that matches a query word by meaning, and what a match is worth. */
+export interface MeaningMatch {
+  /** The fact's term (a category term without its prefix). */
+  term: string;
+  via: "neighbour" | "category";
+  similarity: number;
+  postings: Postings;
+  /** What one occurrence weighs in place of the query word's IDF: similarity², the smaller IDF of the two, the signal's weights. */
+  idf: number;
+}
+
 interface TermGroup {
-  /** The query word's own term, or the known terms it expands to. */
+  /** The query word's term. */
+  word: string;
+  /** The query word's own term, or the known terms it expands to (empty when only meaning matches). */
+  terms: string[];
   postings: Postings[];
   idf: number[];
+  /** Fact terms that match the word by meaning; a fact scores the best one only when it lacks the word. */
+  meaning: MeaningMatch[];
   /** Facts holding any of the terms (counted once per term). */
   df: number;
 }
@@ -116,17 +158,20 @@ const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (
  * workspace has never seen (a typo, a partial word) to known terms that start with them or are
  * spelled closely, and finds the subjects the query names as a phrase.
  */
-export function planQuery(index: FactIndex, query: string): QueryPlan {
+export function planQuery(index: FactIndex, query: string, params: RankingParams = RANKING): QueryPlan {
   const sequence = termsOf(query);
   const distinct = [...new Set(sequence)].slice(0, MAX_QUERY_TERMS);
   const n = Math.max(index.live, 1);
   const groups: TermGroup[] = [];
   for (const term of distinct) {
     const own = index.postings.get(term);
-    const known = own && own.df > 0 ? [term] : term.length >= 3 ? expand(index, term) : [];
-    if (known.length === 0) continue;
+    // A word the workspace lacks is read as a partial word, and as a typo only when it is no known
+    // English word: "pet" is not a misspelt "per", it asks for a match by meaning.
+    const known = own && own.df > 0 ? [term] : term.length >= 3 ? expand(index, term, !(params.meaning > 0 && lexicon().has(term))) : [];
+    const meaning = params.meaning > 0 ? meaningMatches(index, term, idfOf(n, own?.df ?? 0), known, params) : [];
+    if (known.length === 0 && meaning.length === 0) continue;
     const postings = known.map((t) => index.postings.get(t)!);
-    groups.push({ postings, idf: postings.map((p) => idfOf(n, p.df)), df: postings.reduce((sum, p) => sum + p.df, 0) });
+    groups.push({ word: term, terms: known, postings, idf: postings.map((p) => idfOf(n, p.df)), meaning, df: postings.reduce((sum, p) => sum + p.df, 0) });
   }
   groups.sort((a, b) => a.df - b.df);
   // A named subject's terms must be planned terms too: its facts hold them, so the bonus only
@@ -142,13 +187,38 @@ export function planQuery(index: FactIndex, query: string): QueryPlan {
   return { hasTerms: sequence.length > 0, groups, namedSubjects, trigrams: query.length <= PHRASING_MAX_QUERY ? new TrigramProbe(trigramsOf(query)) : null };
 }
 
-function expand(index: FactIndex, word: string): string[] {
+/**
+ * The fact terms that mean what the query word means, by the shipped lexicon: its nearest
+ * neighbours above the floor (siblings weighed down), and the category term when facts hold
+ * members of it. Each weighs similarity² times the smaller IDF of the word and the match, so a
+ * match by meaning never outweighs the word itself; the strongest `meaningTerms` are kept.
+ */
+function meaningMatches(index: FactIndex, word: string, wordIdf: number, known: readonly string[], p: RankingParams): MeaningMatch[] {
+  const n = Math.max(index.live, 1);
+  const found: MeaningMatch[] = [];
+  const consider = (term: string, indexTerm: string, via: MeaningMatch["via"], similarity: number, factor: number): void => {
+    const postings = index.postings.get(indexTerm);
+    if (postings === undefined || postings.df <= 0 || known.includes(indexTerm)) return;
+    found.push({ term, via, similarity, postings, idf: p.meaning * factor * similarity * similarity * Math.min(wordIdf, idfOf(n, postings.df)) });
+  };
+  consider(word, CATEGORY_PREFIX + word, "category", p.category, 1);
+  const common = lexicon().rankOf(word) < p.commonWords;
+  for (const neighbour of lexicon().neighboursOf(word)) {
+    if (neighbour.similarity < p.meaningFloor) break;
+    if (common && neighbour.rank < p.commonWords) continue;
+    consider(neighbour.term, neighbour.term, "neighbour", neighbour.similarity, neighbour.sibling ? p.sibling : 1);
+  }
+  return found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1)).slice(0, p.meaningTerms);
+}
+
+function expand(index: FactIndex, word: string, typos: boolean): string[] {
   const bucket = (index.termsByPrefix.get(word.slice(0, 2)) ?? []).filter((t) => index.postings.get(t)!.df > 0);
   const df = (t: string): number => index.postings.get(t)!.df;
   const prefixed = bucket
     .filter((t) => t.startsWith(word))
     .sort((a, b) => df(b) - df(a) || (a < b ? -1 : 1))
     .slice(0, PREFIX_EXPANSIONS);
+  if (!typos) return prefixed;
   const wordTrigrams = trigramsOf(word);
   const close = bucket
     .map((t) => ({ t, sim: trigramSimilarity(wordTrigrams, trigramsOf(t)) }))
@@ -168,6 +238,8 @@ export interface RankOptions {
   now?: number;
   /** The ranking parameters; RANKING unless a bench tries others. */
   params?: RankingParams;
+  /** Filled with why each returned fact ranked (REST search's `explain`), by the code that scores it. */
+  explain?: Map<number, ScoreExplanation>;
 }
 
 /** Per-index scratch space for scoring, reused by every query (JavaScript runs one at a time). */
@@ -271,6 +343,14 @@ class TopK {
 interface Cursor {
   data: Uint32Array;
   size: number;
+  /** The query word's group, and whether the cursor is a match by meaning (the group's best one counts) or by word (all count). */
+  group: number;
+  meaning: boolean;
+  /** What explain names: the query word and the fact term; "" for a named subject. */
+  word: string;
+  term: string;
+  via: MeaningMatch["via"] | null;
+  similarity: number;
   idfK1: number;
   /** The weight of every posting when it does not depend on tf (a named subject's facts), else 0. */
   fixed: number;
@@ -309,17 +389,48 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   const perLength = (p.k1 * p.b) / avgLength;
   const weigh = (idfK1: number, tf: number, length: number): number => (idfK1 * tf) / (tf + base + perLength * Math.max(length, p.minLength));
   const cursors: Cursor[] = [];
-  for (const group of plan.groups) {
-    group.postings.forEach((postings, t) => {
+  plan.groups.forEach((group, g) => {
+    const cursorOf = (postings: Postings, idf: number, match: { term: string; meaning: MeaningMatch | null }): void => {
       if (postings.size === 0) return;
-      const idfK1 = group.idf[t]! * (p.k1 + 1);
-      cursors.push({ data: postings.data, size: postings.size, idfK1, fixed: 0, bound: weigh(idfK1, postings.maxTf, postings.minLength) });
+      const idfK1 = idf * (p.k1 + 1);
+      const m = match.meaning;
+      cursors.push({
+        data: postings.data,
+        size: postings.size,
+        group: g,
+        meaning: m !== null,
+        word: group.word,
+        term: match.term,
+        via: m?.via ?? null,
+        similarity: m?.similarity ?? 1,
+        idfK1,
+        fixed: 0,
+        bound: weigh(idfK1, postings.maxTf, postings.minLength),
+      });
+    };
+    group.postings.forEach((postings, t) => {
+      cursorOf(postings, group.idf[t]!, { term: group.terms[t]!, meaning: null });
     });
-  }
+    for (const m of group.meaning) cursorOf(m.postings, m.idf, { term: m.term, meaning: m });
+  });
   // The subject bonus walks like a term, so MaxScore can stop proposing a named subject's facts too.
   for (const subject of plan.namedSubjects) {
     const facts = index.subjects[subject]!.facts;
-    if (p.subject > 0 && facts.size > 0) cursors.push({ data: facts.data, size: facts.size, idfK1: 0, fixed: p.subject, bound: p.subject });
+    if (p.subject > 0 && facts.size > 0) {
+      cursors.push({
+        data: facts.data,
+        size: facts.size,
+        group: -1,
+        meaning: false,
+        word: "",
+        term: "",
+        via: null,
+        similarity: 1,
+        idfK1: 0,
+        fixed: p.subject,
+        bound: p.subject,
+      });
+    }
   }
   cursors.sort((a, b) => a.bound - b.bound);
   // upTo[i]: the most terms 0..i can give together.
@@ -328,11 +439,12 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   const now = options.now ?? Date.now();
   const recencyMs = p.recencyDays * 86_400_000;
   const extraBound = (filter.endUser >= 0 ? p.endUser : 0) + p.confidence + p.recency;
-  const extraOf = (ord: number): number =>
-    (index.endUserOf[ord]! >= 0 ? p.endUser : 0) +
-    p.confidence * index.confidence[ord]! +
-    p.recency * Math.exp(-(now - index.recordedAt[ord]!) / recencyMs) -
-    ((flags[ord]! & QUESTION) !== 0 && lengthOf[ord]! <= QUESTION_MAX_TERMS ? p.question : 0);
+  // The per-fact signals, one function each: the score and explain both read them.
+  const endUserSignal = (ord: number): number => (index.endUserOf[ord]! >= 0 ? p.endUser : 0);
+  const confidenceSignal = (ord: number): number => p.confidence * index.confidence[ord]!;
+  const recencySignal = (ord: number): number => p.recency * Math.exp(-(now - index.recordedAt[ord]!) / recencyMs);
+  const questionSignal = (ord: number): number => ((flags[ord]! & QUESTION) !== 0 && lengthOf[ord]! <= QUESTION_MAX_TERMS ? p.question : 0);
+  const extraOf = (ord: number): number => endUserSignal(ord) + confidenceSignal(ord) + recencySignal(ord) - questionSignal(ord);
   const onlyEndUser = options.onlyEndUser === true;
   // An empty set is no test at all: most packets have no earlier layer.
   const exclude = options.exclude !== undefined && options.exclude.size > 0 ? options.exclude : undefined;
@@ -379,9 +491,46 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
    * must score the same to the last bit, or a tie the tie-breakers should settle goes by rounding.
    */
   const gains = new Float64Array(n);
-  const scoreOfGains = (extra: number): number => {
+  // A query word scores its own terms' gains when the fact holds one, else its best match by meaning.
+  const meaningGroup = Int32Array.from(cursors, (c) => (c.meaning ? c.group : -1));
+  const wordGroup = Int32Array.from(cursors, (c) => (c.meaning ? -1 : c.group));
+  const anyMeaning = cursors.some((c) => c.meaning);
+  const bestMeaning = new Float64Array(plan.groups.length);
+  const bestCursor = new Int32Array(plan.groups.length);
+  const wordFound = new Uint8Array(plan.groups.length);
+  /** The fact's score from `gains`; `report`, when given, receives each part that counted (explain). */
+  const scoreOfGains = (extra: number, report?: (cursor: number, gain: number) => void): number => {
     let total = 0;
-    for (let i = 0; i < n; i++) total += gains[i]!;
+    if (!anyMeaning) {
+      for (let i = 0; i < n; i++) {
+        total += gains[i]!;
+        if (report !== undefined && gains[i]! > 0) report(i, gains[i]!);
+      }
+      return total + extra;
+    }
+    bestMeaning.fill(0);
+    wordFound.fill(0);
+    for (let i = 0; i < n; i++) {
+      const g = gains[i]!;
+      const m = meaningGroup[i]!;
+      if (m >= 0) {
+        if (g > bestMeaning[m]!) {
+          bestMeaning[m] = g;
+          bestCursor[m] = i;
+        }
+        continue;
+      }
+      total += g;
+      if (g > 0) {
+        if (wordGroup[i]! >= 0) wordFound[wordGroup[i]!] = 1;
+        report?.(i, g);
+      }
+    }
+    for (let m = 0; m < bestMeaning.length; m++) {
+      if (wordFound[m] === 1 || bestMeaning[m] === 0) continue;
+      total += bestMeaning[m]!;
+      report?.(bestCursor[m]!, bestMeaning[m]!);
+    }
     return total + extra;
   };
   /** Scores a fact from `sum` (what the cursors from `below` up gave, in `gains`) by looking up the rest; -Infinity when it cannot be kept. */
@@ -419,7 +568,7 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       // Every gain is positive: a sum of 0 means the fact holds no query term.
       if (sum > 0) keepIfBetter(ord, scoreOfGains(extraOf(ord)));
     }
-    return rescore(index, plan, p, top.sorted(), score, options.limit);
+    return finish(top.sorted());
   }
   // A head start: the facts of the strongest term, scored in full before the walk, usually lift
   // the threshold so high that most weaker terms never propose a fact. The walk skips them.
@@ -465,8 +614,55 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     const total = complete(ord, sum, essential, norm, at);
     if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
   }
+  return finish(top.sorted());
 
-  return rescore(index, plan, p, top.sorted(), score, options.limit);
+  /** The phrasing re-score, then, when asked, why each returned fact ranked: its gains looked up again and reported by scoreOfGains. */
+  function finish(ranked: number[]): number[] {
+    const result = rescore(index, plan, p, ranked, score, options.limit);
+    const explain = options.explain;
+    if (explain === undefined) return result;
+    for (const ord of result) {
+      const from = new Int32Array(n);
+      const norm = normOf(ord);
+      for (let i = 0; i < n; i++) gains[i] = lookUp(i, ord, norm, from);
+      const parts: ScoreExplanation = {
+        score: 0,
+        words: [],
+        meaning: [],
+        subject: 0,
+        end_user: endUserSignal(ord),
+        confidence: confidenceSignal(ord),
+        recency: recencySignal(ord),
+        question: -questionSignal(ord),
+        phrasing: 0,
+      };
+      parts.score = scoreOfGains(extraOf(ord), (i, gain) => {
+        const c = cursors[i]!;
+        if (c.group < 0) parts.subject += gain;
+        else if (c.meaning) parts.meaning.push({ query_term: c.word, fact_term: c.term, via: c.via!, similarity: round(c.similarity), score: round(gain) });
+        else parts.words.push({ query_term: c.word, fact_term: c.term, score: round(gain) });
+      });
+      parts.phrasing = ranked.indexOf(ord) < p.rerankDepth && plan.trigrams !== null ? p.phrasing * plan.trigrams.shareIn(index.texts[ord]!) : 0;
+      parts.score += parts.phrasing;
+      explain.set(ord, roundParts(parts));
+    }
+    return result;
+  }
+}
+
+const round = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+function roundParts(parts: ScoreExplanation): ScoreExplanation {
+  return {
+    ...parts,
+    score: round(parts.score),
+    subject: round(parts.subject),
+    end_user: round(parts.end_user),
+    confidence: round(parts.confidence),
+    recency: round(parts.recency),
+    question: round(parts.question),
+    phrasing: round(parts.phrasing),
+  };
 }
 
 /** The phrasing re-score of the best `rerankDepth`; a fixed depth, so a smaller limit returns a prefix of a larger one. */

@@ -1,4 +1,5 @@
 import { FACT_COLUMN_NAMES, FACT_COLUMNS, FactIndex, setColumn, type FactColumns, type IndexParts, type Postings } from "./fact-index";
+import { LEXICON_SHA256 } from "../lexicon/lexicon";
 import { STOP_WORDS, termsOf } from "./terms";
 
 /**
@@ -10,18 +11,19 @@ import { STOP_WORDS, termsOf } from "./terms";
  */
 
 /** Bump when the layout below or what `FactIndex.add` derives from a fact changes. */
-const LAYOUT = 2;
+const LAYOUT = 3;
 const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 
 /**
  * Terms are derived data: a snapshot is only valid with the tokeniser that wrote it. The probe's
  * terms and the stop words are hashed into the format, so a change to stemming, splitting or the
- * stop list retires every snapshot (the index is rebuilt from facts and written again).
+ * stop list retires every snapshot (the index is rebuilt from facts and written again); so does
+ * a new lexicon, whose categories the index holds as terms.
  */
 const PROBE =
   "The Runners were RUNNING generously through Zürich's cafés: naïve résumés, organisations' 2024-05-01 " +
   "x86_64 İstanbul ΣΊΣΥΦΟΣ straße 東京タワー 👩‍💻 don't they'll we've jumping jumped happily";
-export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(`${termsOf(PROBE).join(" ")}|${[...STOP_WORDS].join(" ")}`).toString(36)}`;
+export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(`${termsOf(PROBE).join(" ")}|${[...STOP_WORDS].join(" ")}|${LEXICON_SHA256}`).toString(36)}`;
 
 type Column = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float32Array | Float64Array;
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { FactIndex, LIVE, PINNED, type IndexedFact } from "../../../src/memory/index/fact-index";
-import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts, type ReadFilter } from "../../../src/memory/index/ranking";
+import { FactIndex, factTerms, LIVE, PINNED, type IndexedFact } from "../../../src/memory/index/fact-index";
+import { pinnedFacts, planQuery, RANKING, rankFacts, readFilter, recentFacts, type ReadFilter } from "../../../src/memory/index/ranking";
 import { termsOf } from "../../../src/memory/index/terms";
 import { renderPacket } from "../../../src/memory/packet";
 import { indexedFact, NOW } from "./support";
@@ -16,7 +16,8 @@ function dfFromScratch(index: FactIndex): Map<string, number> {
   for (let ord = 0; ord < index.count; ord++) {
     if ((index.flags[ord]! & LIVE) === 0) continue;
     const subject = index.subjects[index.subjectOf[ord]!]!.name;
-    for (const term of new Set(termsOf(`${subject} ${index.texts[ord]}`))) df.set(term, (df.get(term) ?? 0) + 1);
+    const { terms, categories } = factTerms(subject, index.texts[ord]!);
+    for (const term of new Set([...terms, ...categories])) df.set(term, (df.get(term) ?? 0) + 1);
   }
   return df;
 }
@@ -105,9 +106,11 @@ describe("FactIndex", () => {
 
     index.remove(apples[3]!.id);
     expect(index.postings.get(apple)!.df).toBe(0);
-    // A term no live fact holds is not a query group of its own any more.
-    expect(planQuery(index, "pears").groups).toHaveLength(0);
-    expect(search(index, "apples")).toEqual([]);
+    // A term no live fact holds is not a query group of its own any more (by words; by meaning,
+    // "pears" may still reach "plums").
+    expect(planQuery(index, "pears", { ...RANKING, meaning: 0 }).groups).toHaveLength(0);
+    // Only live facts are found: no removed one (the plums may still answer by meaning).
+    expect(search(index, "apples").filter((id) => id !== plums.id)).toEqual([]);
     index.compact();
     expect(index.postings.has(apple)).toBe(false);
     expect(index.count).toBe(1);

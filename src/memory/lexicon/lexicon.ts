@@ -1,0 +1,33 @@
+import { readFileSync } from "node:fs";
+import lexiconPath from "./lexicon.bin" with { type: "file" };
+import lexiconDigest from "./lexicon.sha256" with { type: "text" };
+import { Lexicon } from "./format";
+
+/**
+ * The sha256 of the shipped lexicon, as scripts/build-lexicon.ts recorded it: index snapshots
+ * carry it, since the category terms an index holds come from this file.
+ */
+export const LEXICON_SHA256: string = lexiconDigest.split(/\s/)[0]!;
+
+let loaded: Lexicon | null = null;
+
+/**
+ * The lexicon of word neighbours and categories (docs/memory.md, "Search by meaning"), read from
+ * the file embedded in the binary on first use rather than at start, so a process that never
+ * searches or teaches never pays for it (about 6 MB read, 30 ms).
+ */
+export function lexicon(): Lexicon {
+  loaded ??= new Lexicon(new Uint8Array(readFileSync(lexiconPath)));
+  return loaded;
+}
+
+/** Terms in the index that stand for "a fact word belongs to this category": no word starts with it. */
+export const CATEGORY_PREFIX = "~";
+
+/** The category terms of a fact's terms, each once ("tennis" -> "~sport", "~athlet", ...). */
+export function categoryTermsOf(terms: readonly string[]): string[] {
+  const lex = lexicon();
+  const found = new Set<string>();
+  for (const term of new Set(terms)) for (const category of lex.categoriesOf(term)) found.add(CATEGORY_PREFIX + category);
+  return [...found];
+}
