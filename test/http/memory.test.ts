@@ -27,6 +27,23 @@ describeEachDb("memory routes", (get) => {
     expect(fact.confidence_level).toBeLessThanOrEqual(1);
   });
 
+  test("a question in other words finds its fact; explain says why, and only when asked", async () => {
+    const key = await makeKey(get().db);
+    await teach(key, ["I'm on a tennis team that plays on Thursdays.", "The invoice template lives in the finance drive."]);
+    const plain = await search(key, { query: "which sports do I enjoy?" });
+    expect(ids(plain)).toEqual(["I'm on a tennis team that plays on Thursdays."]);
+    expect(plain.json.data.facts[0].explanation).toBeUndefined();
+    const explained = await search(key, { query: "which sports do I enjoy?", explain: true });
+    expect(explained.status).toBe(200);
+    const explanation = explained.json.data.facts[0].explanation;
+    expect(explanation.words).toEqual([]);
+    expect(explanation.meaning).toContainEqual({ query_term: "sport", fact_term: "sport", via: "category", similarity: 0.7, score: expect.any(Number) });
+    expect(explanation.score).toBeGreaterThan(0);
+    const bad = await search(key, { query: "sports", explain: "yes" });
+    expect([bad.status, bad.json.error.code]).toEqual([422, "validation_error"]);
+    expect(JSON.stringify(bad.json.error.details)).toContain("explain");
+  });
+
   test("replaying an identical call is safe: everything skipped, nothing doubled", async () => {
     const key = await makeKey(get().db);
     const texts = ["The deploy window is Tuesday morning.", "Acme's renewal date is May 1."];

@@ -68,7 +68,7 @@ describeEachDb("OpenAPI", (get) => {
     // A named schema is a reference to the component of that name.
     expect(doc.paths["/v1/memory/search"]?.post?.requestBody).toEqual({
       required: true,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/SearchRequest" } } },
+      content: { "application/json": { schema: { $ref: "#/components/schemas/RestSearchRequest" } } },
     });
     const key = await makeKey(get().db, { scopes: ["memory.write"] });
     const made = await call(app, "POST", "/v1/probes/p_1", { key: key.secret, body: { text: "hi" } });

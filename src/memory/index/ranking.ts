@@ -51,6 +51,8 @@ export interface RankingParams {
    * "night"/"friday") closeness says nothing, so a neighbour counts only when one side is rarer.
    */
   commonWords: number;
+  /** Words this common ("time", "day", "every") stand for nothing in particular: never a neighbour that counts. */
+  generalWords: number;
 }
 
 export const RANKING: Readonly<RankingParams> = {
@@ -71,6 +73,7 @@ export const RANKING: Readonly<RankingParams> = {
   sibling: 0.5,
   meaningTerms: 8,
   commonWords: 2000,
+  generalWords: 300,
 };
 
 /** Distinct query terms considered at most (a 2000-character query has hundreds of words). */
@@ -205,7 +208,7 @@ function meaningMatches(index: FactIndex, word: string, wordIdf: number, known: 
   const common = lexicon().rankOf(word) < p.commonWords;
   for (const neighbour of lexicon().neighboursOf(word)) {
     if (neighbour.similarity < p.meaningFloor) break;
-    if (common && neighbour.rank < p.commonWords) continue;
+    if (neighbour.rank < p.generalWords || (common && neighbour.rank < p.commonWords)) continue;
     consider(neighbour.term, neighbour.term, "neighbour", neighbour.similarity, neighbour.sibling ? p.sibling : 1);
   }
   return found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1)).slice(0, p.meaningTerms);
