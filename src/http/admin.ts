@@ -20,6 +20,7 @@ import type { Db } from "../db/types";
 import { exportFacts, forgetEndUser, setPinned } from "../memory/admin";
 import { browseFacts, deleteFact, factHistory, listEndUsers } from "../memory/browse";
 import type { FactIndexes } from "../memory/index/registry";
+import { searchFacts } from "../memory/search";
 import {
   AgentParams,
   ChangeCreditsRequest,
@@ -35,8 +36,9 @@ import {
 import { Agent, AgentList, CreateAgentInput, UpdateAgentInput } from "../schema/agents";
 import { ApiKeyView, CreatedKey, KeyList } from "../schema/auth";
 import { AdminFactQuery, FactHistory, FactPage, FactParams } from "../schema/browse";
-import { TeachRequest, TeachResult } from "../schema/memory";
+import { RestSearchRequest, SearchResult, TeachRequest, TeachResult } from "../schema/memory";
 import { input } from "../schema/validate";
+import type { Caller } from "../service";
 import type { RequestPipeline } from "./pipeline";
 
 /**
@@ -52,6 +54,14 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
   const endUser = input(EndUserParams, "path");
   const fact = input(FactParams, "path");
   const workspaceId = async (slug: string): Promise<string> => (await findWorkspace(db, slug)).id;
+  /** The operator acting as the workspace itself: an internal caller, as a key with every scope. */
+  const workspaceCaller = async (slug: string): Promise<Caller> => ({
+    workspaceId: await workspaceId(slug),
+    keyId: "admin",
+    audience: "internal",
+    channel: "rest",
+    factSeq: null,
+  });
 
   return (
     new Elysia({ name: "admin" })
@@ -187,17 +197,8 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
       })
       .post(
         "/v1/admin/workspaces/:slug/facts",
-        async ({ params, body }) => {
-          // The operator teaches as the workspace itself: the same capture pipeline as every key.
-          const caller = {
-            workspaceId: await workspaceId(params.slug),
-            keyId: "admin",
-            audience: "internal" as const,
-            channel: "rest" as const,
-            factSeq: null,
-          };
-          return teachFacts({ db, index, caller }, body);
-        },
+        // The operator teaches as the workspace itself: the same capture pipeline as every key.
+        async ({ params, body }) => teachFacts({ db, index, caller: await workspaceCaller(params.slug) }, body),
         {
           admin: true,
           json: true,
@@ -205,6 +206,19 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
           body: input(TeachRequest),
           returns: { status: 202, data: TeachResult },
           detail: { summary: "Teach facts as the workspace" },
+        },
+      )
+      .post(
+        "/v1/admin/workspaces/:slug/search",
+        // The operator searches as an internal key of the workspace would: the same ranking, with explain.
+        async ({ params, body }) => searchFacts({ db, index, caller: await workspaceCaller(params.slug) }, body),
+        {
+          admin: true,
+          json: true,
+          params: workspace,
+          body: input(RestSearchRequest),
+          returns: { data: SearchResult },
+          detail: { summary: "Search memory as the workspace (ranked; explain says why)" },
         },
       )
       .get("/v1/admin/facts/:fact_id", ({ params }) => factHistory(db, params.fact_id), {

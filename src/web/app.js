@@ -607,7 +607,52 @@ async function factsPage(slug, params) {
   const more = page.next_cursor
     ? h("p", {}, h("a", { href: `#/w/${slug}/facts?${new URLSearchParams({ ...Object.fromEntries(query), cursor: page.next_cursor })}` }, "Older facts →"))
     : null;
-  show("Facts", filters, table(["Fact", "Kind", "Subject", "Recorded", ""], rows, "No facts match."), more);
+  show("Facts", askMemory(slug), filters, table(["Fact", "Kind", "Subject", "Recorded", ""], rows, "No facts match."), more);
+}
+
+/** One signal of a ranked fact's explanation, as "name value" (only the ones that counted). */
+function explanationLines(e) {
+  const number = (x) => x.toFixed(2);
+  const lines = [
+    ...e.words.map((w) => `word “${w.query_term}” → “${w.fact_term}” ${number(w.score)}`),
+    ...e.meaning.map((m) => `meaning “${m.query_term}” → “${m.fact_term}” (${m.via}, similarity ${number(m.similarity)}) ${number(m.score)}`),
+  ];
+  for (const name of ["subject", "end_user", "confidence", "recency", "question", "phrasing"]) {
+    if (e[name] !== 0) lines.push(`${name.replace("_", " ")} ${number(e[name])}`);
+  }
+  return lines;
+}
+
+/** The ranked search of an internal key, with explain: what a question finds and why. */
+function askMemory(slug) {
+  const results = h("div", { "aria-live": "polite" });
+  const form = h(
+    "form",
+    { class: "panel inline", role: "search", "aria-label": "Ask memory" },
+    h("label", {}, "Question", h("input", { name: "question", required: true, maxlength: 2000, placeholder: "which sports do I play?" })),
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "explain", value: "true", checked: true }), "Explain"),
+    h("button", { type: "submit" }, "Ask"),
+  );
+  formAction(form, async (data) => {
+    const found = await api("POST", `${path(slug)}/search`, { query: data.get("question"), limit: 10, explain: data.get("explain") === "true" });
+    results.replaceChildren(
+      found.facts.length === 0
+        ? h("p", { class: "muted" }, "Nothing in memory answers that.")
+        : h(
+            "ol",
+            { class: "ranked" },
+            found.facts.map((f) =>
+              h(
+                "li",
+                {},
+                f.fact_text,
+                f.explanation ? h("div", { class: "muted" }, `score ${f.explanation.score.toFixed(2)}: ${explanationLines(f.explanation).join(" · ")}`) : null,
+              ),
+            ),
+          ),
+    );
+  });
+  return h("div", {}, form, results);
 }
 
 async function endUsersPage(slug) {

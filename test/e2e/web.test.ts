@@ -172,10 +172,17 @@ test("an agent created in the app answers over REST with agent_slug", async () =
 test("facts: search, pin, history and delete; a fact that expires says when", async () => {
   await page.getByRole("link", { name: "Facts" }).click();
   await page.getByRole("heading", { name: "Facts" }).waitFor();
-  await page.getByRole("search").getByLabel("Text").fill("leave");
+  // A question in other words, ranked as an internal key would, and why it ranked.
+  const ask = page.getByRole("search", { name: "Ask memory" });
+  await ask.getByLabel("Question").fill("how long until I get reimbursed?");
+  await ask.getByRole("button", { name: "Ask" }).click();
+  const answer = page.getByRole("listitem").filter({ hasText: "Refunds take five days." });
+  await expectText(answer, "meaning “reimburs” → “refund” (neighbour");
+  await shot("08-ask-memory");
+  await page.getByRole("search", { name: "Filter facts" }).getByLabel("Text").fill("leave");
   await page.getByRole("button", { name: "Search" }).click();
   await expectText(page.getByRole("row", { name: /Bo is on leave this week/ }), "expires");
-  await page.getByRole("search").getByLabel("Text").fill("manager");
+  await page.getByRole("search", { name: "Filter facts" }).getByLabel("Text").fill("manager");
   await page.getByRole("button", { name: "Search" }).click();
   const row = page.getByRole("row", { name: /Ana's manager is Bo/ });
   await visible(row);

@@ -204,6 +204,24 @@ describeEachDb("admin API", (get) => {
     expect((await admin("DELETE", `/v1/admin/facts/${cy.fact_id}`)).status).toBe(404);
   });
 
+  test("search as the workspace: ranked as an internal key, sensitive facts included, explain on request; unknown workspace 404", async () => {
+    const slug = uniqueSlug("ask");
+    await admin("POST", "/v1/admin/workspaces", { slug });
+    await admin("POST", `/v1/admin/workspaces/${slug}/facts`, {
+      facts: [{ text: "My physician is Dr. Okafor." }, { text: "The password for staging is hunter2." }, { text: "Refunds take five days." }],
+    });
+    const found = await admin("POST", `/v1/admin/workspaces/${slug}/search`, { query: "who is my doctor?", explain: true });
+    expect(found.status).toBe(200);
+    expect(found.json.data.facts.map((f: { fact_text: string }) => f.fact_text)).toEqual(["My physician is Dr. Okafor."]);
+    expect(found.json.data.facts[0].explanation.meaning).toEqual([
+      { query_term: "doctor", fact_term: "physician", via: "neighbour", similarity: expect.any(Number), score: expect.any(Number) },
+    ]);
+    const secret = await admin("POST", `/v1/admin/workspaces/${slug}/search`, { query: "staging password" });
+    expect(secret.json.data.facts.map((f: { fact_text: string }) => f.fact_text)).toEqual(["The password for staging is hunter2."]);
+    expect((await admin("POST", `/v1/admin/workspaces/${slug}/search`, { query: "" })).status).toBe(422);
+    expect((await admin("POST", "/v1/admin/workspaces/no-such-workspace/search", { query: "doctor" })).status).toBe(404);
+  });
+
   test("end users: list, export one user's facts as JSONL, forget with a receipt; recent answers", async () => {
     const slug = uniqueSlug("eu");
     await admin("POST", "/v1/admin/workspaces", { slug, credits: 10 });
