@@ -50,6 +50,8 @@ describeEachDb("MCP 2026-07-28 beside the 2025 revisions (SDK v2 client + raw JS
     expect(await tool("teach_memory", { facts: [{ text: "The billing service runs on Postgres 16." }] })).toMatchObject({ created: 1 });
     const searched = await tool("search_memory", { query: "what does billing run on" });
     expect(searched).toEqual((await rest(key, "POST", "/v1/memory/search", { query: "what does billing run on" })).json.data);
+    // explain is REST's own: the tool keeps the spec's arguments and results.
+    expect(await tool("search_memory", { query: "what does billing run on", explain: true })).toEqual(searched);
     const packet = await tool("get_memory_context", { query: "billing database" });
     expect(packet.rendered).toContain("Postgres 16");
     served.fake.enqueue({ text: "Billing runs on Postgres 16." });
