@@ -15,6 +15,7 @@ import {
   DAYS,
   FIRST_PERSON_SINGULAR,
   FUNCTION_WORDS,
+  LOCATION_VERBS,
   NOT_A_STATE,
   NOT_TOPICS,
   PERSON_NOUNS,
@@ -84,17 +85,52 @@ const CHANGE_RULES: readonly ChangeRule[] = [
     replaces: (newer, older) => {
       const at = newer.tokens.findIndex((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma]?.directed !== undefined);
       if (at < 0 || older.tokens.length > 12 || older.tokens.some((t) => NOT_A_STATE.has(t.lower))) return false;
+      const to = newer.tokens.findIndex((t, i) => i > at && (t.lower === "to" || t.lower === "into"));
+      if (to < 0) return false;
+      // What the verb changes, when the sentence names it, is what the older fact must be about:
+      // "switched its accounting to Xero" says nothing of where the brewery distributes.
+      // The older fact may say it without the word ("moved desks to Building A" after "sits in
+      // Building C"; "shifted her hours to 7am-3pm" after "works 9 to 5"): then the new value
+      // shares a word or a shape of value with it.
+      const changed = newer.tokens.slice(at + 1, to).filter((t) => t.pos === "NOUN" || t.pos === "PROPN");
+      const value = newer.tokens.slice(to + 1);
+      const valueMeetsOlder =
+        value.some((t) => (t.pos === "NOUN" || t.pos === "PROPN") && older.words.has(t.lower)) ||
+        [...older.shapes.keys()].some((shape) => newer.shapes.has(shape));
+      if (changed.length > 0 && !changed.some((t) => older.words.has(t.lower)) && !valueMeetsOlder) return false;
       // A mover replaces where something was: "Tom moved to Berlin" says nothing of "Tom is my manager".
-      if (CHANGE_VERBS[newer.tokens[at]!.lemma]?.directed === "place" && !older.tokens.some((t) => t.pos === "ADP" && PLACE_PREPOSITIONS.has(t.lower)))
-        return false;
-      return newer.tokens.slice(at + 1).some((t) => t.lower === "to" || t.lower === "into");
+      if (CHANGE_VERBS[newer.tokens[at]!.lemma]?.directed === "place") {
+        const place = placeOf(older.tokens);
+        if (place === null) return false;
+        // A place the newer fact still names did not change ("switched to night shifts at the
+        // hospital" after "works at the county hospital"): its head noun and its names are there.
+        const named = place.filter((t) => t.pos === "PROPN");
+        if (newer.words.has(place.at(-1)!.lower) && named.every((t) => newer.words.has(t.lower))) return false;
+        // A place and its new value are of one kind: a name for a name ("lives in Cluj" is not
+        // replaced by "switched to a four-day week").
+        if (place.some((t) => t.pos === "PROPN") && !value.some((t) => t.pos === "PROPN")) return false;
+      }
+      return true;
     },
   },
   {
     // "Erik prefers afternoon meetings now" after "Erik's preferred meeting time is mornings".
     name: "change:same_topic",
     sameSubject: true,
-    replaces: (newer, older) => [...older.topic].some((w) => newer.topic.has(w) && !w.startsWith("VERB:")),
+    replaces: (newer, older) => {
+      const changing = changedSpan(newer.tokens);
+      return [...older.topic].some(
+        (w) =>
+          newer.topic.has(w) &&
+          !w.startsWith("VERB:") &&
+          // The shared word is what the facts are about, not a word describing another: "customer
+          // success" and "a customer webinar" share no topic ("meeting time" and "afternoon
+          // meetings" do).
+          (standsAlone(newer.tokens, w) || standsAlone(older.tokens, w)) &&
+          // Where the newer fact says what changed ("switched to night shifts at the hospital"), the word is in it.
+          (changing === null || changing.some((t) => topicEntry(t) === w)),
+      );
+    },
   },
   {
     // "Kwame now earns $90,000" after "Kwame's base salary is $82,000", "Staging now lives at
@@ -116,8 +152,7 @@ const CHANGE_RULES: readonly ChangeRule[] = [
       !older.firstPerson &&
       newer.names.every((w) => older.words.has(w)) &&
       older.names.every((w) => newer.words.has(w)) &&
-      // About one subject, its own words are no shared topic ("the inventory sync").
-      [...(same ? older.topic : older.content)].filter((w) => (same ? newer.topic : newer.content).has(w)).length >= 2,
+      sharedTopics(newer, older, same),
   },
 ];
 
@@ -220,6 +255,75 @@ export function changedFact<T extends ChangeSide>(newer: ChangeSide, candidates:
   return best?.fact ?? null;
 }
 
+/**
+ * Two shared topic words where the subject shifts ("The hiring freeze was lifted" after
+ * "Leadership decided to freeze hiring"). About one subject, its own words are no shared topic
+ * ("the inventory sync"); nor are the words of an opening both facts share: two sentences that
+ * open with "the staging database" say two things about it ("runs PostgreSQL 15", "now has
+ * nightly backups").
+ */
+function sharedTopics(newer: Compared, older: Compared, same: boolean): boolean {
+  const shared = [...(same ? older.topic : older.content)].filter((w) => (same ? newer.topic : newer.content).has(w));
+  const opening = (tokens: readonly Token[]): Set<string> => {
+    const verb = tokens.findIndex((t) => t.pos === "VERB" || t.pos === "AUX");
+    return new Set(tokens.slice(0, verb < 0 ? 0 : verb).map(topicEntry));
+  };
+  const newerOpening = [...opening(newer.tokens)].filter((w) => w.startsWith("NOUN:") || w.startsWith("ADJ:"));
+  const olderOpening = opening(older.tokens);
+  const sameOpening =
+    newerOpening.length > 0 &&
+    newerOpening.every((w) => olderOpening.has(w)) &&
+    newerOpening.length === [...olderOpening].filter((w) => w.startsWith("NOUN:") || w.startsWith("ADJ:")).length;
+  return shared.length >= 2 && !(sameOpening && shared.every((w) => newerOpening.includes(w)));
+}
+
+/** A token as a topic entry ("NOUN:meeting"), as `contentOf` writes them. */
+const topicEntry = (t: Token): string => `${TOPIC_POS_CLASS[t.pos] ?? t.pos}:${singular(t.lemma)}`;
+
+/**
+ * The topic word is a head where the fact says it: not followed by a word it describes ("customer
+ * success"); a number after it is its value ("version 3.0", "room 214").
+ */
+function standsAlone(tokens: readonly Token[], entry: string): boolean {
+  return tokens.some((t, i) => {
+    const next = tokens[i + 1];
+    return topicEntry(t) === entry && (next === undefined || !(next.pos === "NOUN" || next.pos === "PROPN") || !/^\p{L}/u.test(next.text));
+  });
+}
+
+/**
+ * What a directed change says changed: the words between its verb and "to"/"into" but their
+ * owners, and the phrase after it up to the next preposition ("switched the frontend's test runner
+ * to Vitest" changed the test runner; "switched to night shifts at the hospital" the shifts); null
+ * when the fact has no directed change.
+ */
+function changedSpan(tokens: readonly Token[]): Token[] | null {
+  const at = tokens.findIndex((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma]?.directed !== undefined);
+  const to = tokens.findIndex((t, i) => i > at && (t.lower === "to" || t.lower === "into"));
+  if (at < 0 || to < 0) return null;
+  const end = tokens.findIndex((t, i) => i > to && (t.pos === "ADP" || t.pos === "PUNCT"));
+  const owner = (i: number): boolean => tokens[i + 1]?.lower === "'s" || tokens[i + 1]?.lower === "'";
+  return [...tokens.slice(at + 1, to).filter((_, j) => !owner(at + 1 + j)), ...tokens.slice(to + 1, end < 0 ? undefined : end)];
+}
+
+/**
+ * The nouns of where a fact says something is, after a place preposition that follows a verb of
+ * location ("is in the design phase", "lives in Cluj", "works at the county hospital"); null when
+ * it says no such place.
+ */
+function placeOf(tokens: readonly Token[]): Token[] | null {
+  let verb: string | null = null;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.pos === "VERB" || t.pos === "AUX") verb = t.lemma;
+    if (t.pos !== "ADP" || !PLACE_PREPOSITIONS.has(t.lower) || verb === null || !LOCATION_VERBS.has(verb)) continue;
+    const end = tokens.findIndex((u, j) => j > i && (u.pos === "ADP" || u.pos === "PUNCT" || u.pos === "VERB" || u.pos === "CCONJ"));
+    const nouns = tokens.slice(i + 1, end < 0 ? undefined : end).filter((u) => u.pos === "NOUN" || u.pos === "PROPN");
+    if (nouns.length > 0) return nouns;
+  }
+  return null;
+}
+
 /** The subject's words, from the claim when there is one ("mobile release") else from the fact's subject. */
 function subjectWords(side: ChangeSide, tokens: readonly Token[]): Set<string> {
   // The speaker's people: "my sister lives in Leeds" is about the sister, "my sister's manager" too.
@@ -288,7 +392,7 @@ function contentOf(tokens: readonly Token[]): Set<string> {
     if (!TOPIC_POS.has(t.pos) || FUNCTION_WORDS.has(t.lemma) || NOT_TOPICS.has(t.lemma) || CHANGE_MARKERS[t.lower] !== undefined) continue;
     if (CHANGE_VERBS[t.lemma] !== undefined) continue;
     // Tagged with its part of speech: "the right influencers" and "voting rights" share no topic.
-    content.add(`${TOPIC_POS_CLASS[t.pos] ?? t.pos}:${singular(t.lemma)}`);
+    content.add(topicEntry(t));
   }
   return content;
 }

@@ -44,6 +44,17 @@ test.each([
   ["The inventory sync is written in C#.", "The inventory sync no longer relies on cron."],
   // The same shape of value, said of someone else.
   ["Mia's base salary is $70,000.", "Lena got a raise and now earns $75,000."],
+  // A change word adds to a subject without saying the older fact is over: another attribute.
+  ["Our staging database runs PostgreSQL 15.", "The staging database now has nightly backups."],
+  ["The support team works from 9 to 5.", "The support team is now answering chats on weekends."],
+  // A directed change names what it changes, and the older fact is not about that.
+  ["The brewery distributes in three states.", "The brewery switched its accounting to Xero."],
+  ["Omar's birthday is June 2.", "Omar recently changed his last name to Haddad."],
+  // A mover replaces a place of the same kind, and not one the newer fact still names.
+  ["Leo lives in Porto with his wife.", "Leo switched to a four-day work week."],
+  ["I work as a nurse at the county hospital.", "I switched to night shifts at the hospital this month."],
+  // A word that describes another is not the topic ("customer success", "a customer webinar").
+  ["Vera runs customer success at Lumen.", "Vera now hosts a monthly customer webinar."],
 ])("%s -> %s: both stay", (older, newer) => {
   expect(explain(older, newer)).toBeNull();
 });

@@ -194,6 +194,13 @@ export const CHANGE_VERBS: Readonly<Record<string, { directed?: "place" | "value
 export const PLACE_PREPOSITIONS: ReadonlySet<string> = words("in at on from to into out of");
 
 /**
+ * Verbs whose preposition says where something is ("is in", "lives in", "is hosted on", "works
+ * at"): a mover ("moved to Berlin") replaces only such a place. "Focuses on climate tech" is no
+ * place, and a move does not replace it.
+ */
+export const LOCATION_VERBS: ReadonlySet<string> = words("be live sit host base locate run deploy store keep stay work reside house meet");
+
+/**
  * People an end user (or a speaker) talks about: "my sister", "my manager". A fact that opens with
  * one is about that person, not the speaker.
  */
