@@ -264,16 +264,20 @@ function readWordNet(dict: string): WordNet {
 }
 
 /**
- * A term's noun synsets: the first senses of its most frequent form only. Other forms share the
- * stem, not the meaning: "attendance" is a noun under "frequency", "attend" is not.
+ * The form WordNet files a term under: its shortest ("sport" of "sports", "hobby" of "hobbies"),
+ * the most frequent of equal length. Other forms share the stem, not the meaning: "attendance" is
+ * a noun under "frequency", "attend" is no noun at all.
  */
+const baseForm = (forms: readonly string[]): string => forms.reduce((best, f) => (f.length < best.length ? f : best));
+
+/** A term's noun synsets: the first senses of its base form. */
 function nounSenses(wordnet: WordNet, forms: readonly string[]): number[] {
-  return (wordnet.senses.get(forms[0]!) ?? []).slice(0, BUILD.senses);
+  return (wordnet.senses.get(baseForm(forms)) ?? []).slice(0, BUILD.senses);
 }
 
-/** The term names one thing ("denver", "houston"): its most frequent form's first sense is a named instance. */
+/** The term names one thing ("denver", "houston"): its base form's first sense is a named instance. */
 function isName(wordnet: WordNet, forms: readonly string[]): boolean {
-  const first = wordnet.senses.get(forms[0]!)?.[0];
+  const first = wordnet.senses.get(baseForm(forms))?.[0];
   return first !== undefined && wordnet.synsets.get(first)?.instance === true;
 }
 
@@ -295,8 +299,8 @@ function categoriesOf(wordnet: WordNet, senses: readonly number[], own: string, 
         for (const lemma of wordnet.synsets.get(up)!.lemmas) {
           if (!/^[a-z]+$/.test(lemma) || ABSTRACT_CATEGORIES.has(lemma) || STOP_WORDS.has(lemma)) continue;
           const term = termOf(lemma);
-          const head = table.idOf.get(term);
-          if (head !== undefined && table.forms[head]![0] !== lemma) continue;
+          const kept = table.idOf.get(term);
+          if (kept !== undefined && !table.forms[kept]!.includes(lemma)) continue;
           if (term !== own && !found.includes(term)) found.push(term);
         }
       }
@@ -317,8 +321,13 @@ async function main(): Promise<void> {
   };
   const table = keptTerms(embeddings.words);
   console.error(`${table.terms.length} terms from ${BUILD.words} words`);
-  const vectors = termVectors(table, embeddings.vectors);
-  const neighbours = await nearestNeighbours(table, vectors);
+  // The neighbours are most of the build's time and depend only on the embeddings and BUILD: kept
+  // in the cache beside the packages, so a change to the WordNet part rebuilds in seconds.
+  const neighboursFile = join(cache, `neighbours-${createHash("sha256").update(JSON.stringify(BUILD)).digest("hex").slice(0, 16)}.json`);
+  const neighbours = existsSync(neighboursFile)
+    ? (JSON.parse(readFileSync(neighboursFile, "utf8")) as { id: number; sim: number }[][])
+    : await nearestNeighbours(table, termVectors(table, embeddings.vectors));
+  if (!existsSync(neighboursFile)) writeFileSync(neighboursFile, JSON.stringify(neighbours));
   console.error(`neighbours computed in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
   const wordnet = readWordNet(join(wordnetDir, "dict"));

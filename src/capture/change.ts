@@ -266,7 +266,7 @@ function sharedTopics(newer: Compared, older: Compared, same: boolean): boolean 
   const shared = [...(same ? older.topic : older.content)].filter((w) => (same ? newer.topic : newer.content).has(w));
   const opening = (tokens: readonly Token[]): Set<string> => {
     const verb = tokens.findIndex((t) => t.pos === "VERB" || t.pos === "AUX");
-    return new Set(tokens.slice(0, verb < 0 ? 0 : verb).map(topicEntry));
+    return new Set(tokens.slice(0, Math.max(verb, 0)).map(topicEntry));
   };
   const newerOpening = [...opening(newer.tokens)].filter((w) => w.startsWith("NOUN:") || w.startsWith("ADJ:"));
   const olderOpening = opening(older.tokens);
