@@ -268,7 +268,9 @@ function readWordNet(dict: string): WordNet {
  * the most frequent of equal length. Other forms share the stem, not the meaning: "attendance" is
  * a noun under "frequency", "attend" is no noun at all.
  */
-const baseForm = (forms: readonly string[]): string => forms.reduce((best, f) => (f.length < best.length ? f : best));
+function baseForm(forms: readonly string[]): string {
+  return forms.reduce((best, f) => (f.length < best.length ? f : best));
+}
 
 /** A term's noun synsets: the first senses of its base form. */
 function nounSenses(wordnet: WordNet, forms: readonly string[]): number[] {
