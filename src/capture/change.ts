@@ -15,7 +15,9 @@ import {
   DAYS,
   FIRST_PERSON_SINGULAR,
   FUNCTION_WORDS,
+  ASPECT_HEADS,
   LOCATION_VERBS,
+  MEASURE_NOUNS,
   NOT_A_STATE,
   NOT_TOPICS,
   PERSON_NOUNS,
@@ -123,10 +125,13 @@ const CHANGE_RULES: readonly ChangeRule[] = [
         (w) =>
           newer.topic.has(w) &&
           !w.startsWith("VERB:") &&
-          // The shared word is what the facts are about, not a word describing another: "customer
-          // success" and "a customer webinar" share no topic ("meeting time" and "afternoon
-          // meetings" do).
-          (standsAlone(newer.tokens, w) || standsAlone(older.tokens, w)) &&
+          // The shared word is what both facts are about, not a word describing another
+          // ("customer success" and "a customer webinar", "a friend's wedding" and "for friends"
+          // share no topic; "meeting time" names an attribute of meetings), nor a measure of time
+          // ("eight years old", "six years in Portugal").
+          !MEASURE_NOUNS.has(w.slice(w.indexOf(":") + 1)) &&
+          standsAlone(newer.tokens, w) &&
+          standsAlone(older.tokens, w) &&
           // Where the newer fact says what changed ("switched to night shifts at the hospital"), the word is in it.
           (changing === null || changing.some((t) => topicEntry(t) === w)),
       );
@@ -282,12 +287,15 @@ const topicEntry = (t: Token): string => `${TOPIC_POS_CLASS[t.pos] ?? t.pos}:${s
 
 /**
  * The topic word is a head where the fact says it: not followed by a word it describes ("customer
- * success"); a number after it is its value ("version 3.0", "room 214").
+ * success") or owns ("a friend's wedding"). A number after it is its value ("version 3.0", "room
+ * 214"), and an attribute head names what about it ("meeting time").
  */
 function standsAlone(tokens: readonly Token[], entry: string): boolean {
   return tokens.some((t, i) => {
     const next = tokens[i + 1];
-    return topicEntry(t) === entry && (next === undefined || !(next.pos === "NOUN" || next.pos === "PROPN") || !/^\p{L}/u.test(next.text));
+    if (topicEntry(t) !== entry) return false;
+    if (next === undefined || next.lower === "'s" || next.lower === "'") return next === undefined;
+    return !(next.pos === "NOUN" || next.pos === "PROPN") || !/^\p{L}/u.test(next.text) || ASPECT_HEADS.has(singular(next.lemma));
   });
 }
 

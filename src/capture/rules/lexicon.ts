@@ -194,6 +194,15 @@ export const CHANGE_VERBS: Readonly<Record<string, { directed?: "place" | "value
 export const PLACE_PREPOSITIONS: ReadonlySet<string> = words("in at on from to into out of");
 
 /**
+ * Nouns that name an aspect of the noun before them ("meeting time", "coffee order"): a change
+ * statement about that noun is about the same topic.
+ */
+export const ASPECT_HEADS: ReadonlySet<string> = words("time day preference order type style schedule setting plan");
+
+/** Measures of time: two facts that both count years or days share no topic by it. */
+export const MEASURE_NOUNS: ReadonlySet<string> = words("year month week day hour minute second time");
+
+/**
  * Verbs whose preposition says where something is ("is in", "lives in", "is hosted on", "works
  * at"): a mover ("moved to Berlin") replaces only such a place. "Focuses on climate tech" is no
  * place, and a move does not replace it.
