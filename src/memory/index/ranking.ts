@@ -480,13 +480,15 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     const length = lengthOf[ord]!;
     return base + perLength * Math.max(length, minLength);
   };
+  // A query word scores its own terms' gains when the fact holds one, else its best match by meaning.
+  const meaningGroup = Int32Array.from(cursors, (c) => (c.meaning ? c.group : -1));
+  const wordGroup = Int32Array.from(cursors, (c) => (c.meaning ? -1 : c.group));
   // A fact past meaningMaxLength has this norm or more: matches by meaning give it nothing.
   const meaningNormCut = base + perLength * Math.max(p.meaningMaxLength, minLength);
-  const isMeaning = Uint8Array.from(cursors, (c) => (c.meaning ? 1 : 0));
   /** What the posting `packed` of cursor `i` adds to its fact (more than 0, but for a match by meaning in a long fact). */
   const gain = (i: number, packed: number, norm: number): number => {
     if (fixed[i]! > 0) return fixed[i]!;
-    if (isMeaning[i] === 1 && norm > meaningNormCut) return 0;
+    if (meaningGroup[i]! >= 0 && norm > meaningNormCut) return 0;
     const tf = packed & 0xff;
     return (idfK1[i]! * tf) / (tf + norm);
   };
@@ -504,9 +506,6 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
    * must score the same to the last bit, or a tie the tie-breakers should settle goes by rounding.
    */
   const gains = new Float64Array(n);
-  // A query word scores its own terms' gains when the fact holds one, else its best match by meaning.
-  const meaningGroup = Int32Array.from(cursors, (c) => (c.meaning ? c.group : -1));
-  const wordGroup = Int32Array.from(cursors, (c) => (c.meaning ? -1 : c.group));
   const anyMeaning = cursors.some((c) => c.meaning);
   const bestMeaning = new Float64Array(plan.groups.length);
   const bestCursor = new Int32Array(plan.groups.length);
