@@ -378,7 +378,8 @@ async function main(): Promise<void> {
   const neighbourCount = entries.reduce((sum, e) => sum + e.neighbours.length, 0);
   const categoryCount = entries.reduce((sum, e) => sum + e.categories.length, 0);
   console.log(
-    `lexicon.bin: ${terms.length} terms, ${neighbourCount} neighbours (${siblings} siblings flagged, ${antonymsDropped} antonyms and ${namesDropped} pairs of names dropped), ` +
+    `lexicon.bin: ${terms.length} terms, ${neighbourCount} neighbours ` +
+      `(${siblings} siblings flagged, ${antonymsDropped} antonyms and ${namesDropped} pairs of names dropped), ` +
       `${categoryCount} categories, ${(bytes.byteLength / 1e6).toFixed(1)} MB; ` +
       `sha256 ${sha256}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );

@@ -109,6 +109,9 @@ export function factTerms(subject: string, text: string): { terms: string[]; cat
   return { terms, categories: categoryTermsOf(terms) };
 }
 
+/** BM25's IDF of a term held by `df` of `n` live facts (never negative). */
+export const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
 const newPostings = (): Postings => ({ data: new Uint32Array(2), size: 0, df: 0, maxTf: 0, minLength: 0xffff });
 
 /** Heap bytes of a postings object and its array beyond the array's contents (measured in bench/). */

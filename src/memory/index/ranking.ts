@@ -1,6 +1,7 @@
 import type { FactKind, ScoreExplanation } from "../../schema/memory";
-import { KINDS, LIVE, INFERRED, QUESTION, SENSITIVE, TEAM, TF_BITS, type FactIndex, type Postings } from "./fact-index";
-import { CATEGORY_PREFIX, lexicon } from "../lexicon/lexicon";
+import { idfOf, KINDS, LIVE, INFERRED, QUESTION, SENSITIVE, TEAM, TF_BITS, type FactIndex, type Postings } from "./fact-index";
+import { lexicon } from "../lexicon/lexicon";
+import { type MeaningMatch, meaningMatches } from "./meaning";
 import { termsOf, TrigramProbe, trigramsOf, trigramSimilarity } from "./terms";
 
 /**
@@ -126,17 +127,6 @@ export function isVisible(index: FactIndex, ord: number, filter: ReadFilter): bo
   return ((filter.kindMask >>> index.kindOf[ord]!) & 1) === 1;
 }
 
-/** A fact term that matches a query word by meaning, and what a match is worth. */
-export interface MeaningMatch {
-  /** The fact's term (a category term without its prefix). */
-  term: string;
-  via: "neighbour" | "category";
-  similarity: number;
-  postings: Postings;
-  /** What one occurrence weighs in place of the query word's IDF: similarity², the smaller IDF of the two, the signal's weights. */
-  idf: number;
-}
-
 interface TermGroup {
   /** The query word's term. */
   word: string;
@@ -159,8 +149,6 @@ export interface QueryPlan {
   /** The query's trigrams for the phrasing re-score; null when the query is too long to have phrasing. */
   trigrams: TrigramProbe | null;
 }
-
-const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
 /**
  * Splits the query into terms, weighs each by its IDF in this workspace, expands words the
@@ -194,30 +182,6 @@ export function planQuery(index: FactIndex, query: string, params: RankingParams
     }
   }
   return { hasTerms: sequence.length > 0, groups, namedSubjects, trigrams: query.length <= PHRASING_MAX_QUERY ? new TrigramProbe(trigramsOf(query)) : null };
-}
-
-/**
- * The fact terms that mean what the query word means, by the shipped lexicon: its nearest
- * neighbours above the floor (siblings weighed down), and the category term when facts hold
- * members of it. Each weighs similarity² times the smaller IDF of the word and the match, so a
- * match by meaning never outweighs the word itself; the strongest `meaningTerms` are kept.
- */
-function meaningMatches(index: FactIndex, word: string, wordIdf: number, known: readonly string[], p: RankingParams): MeaningMatch[] {
-  const n = Math.max(index.live, 1);
-  const found: MeaningMatch[] = [];
-  const consider = (term: string, indexTerm: string, via: MeaningMatch["via"], similarity: number, factor: number): void => {
-    const postings = index.postings.get(indexTerm);
-    if (postings === undefined || postings.df <= 0 || known.includes(indexTerm)) return;
-    found.push({ term, via, similarity, postings, idf: p.meaning * factor * similarity * similarity * Math.min(wordIdf, idfOf(n, postings.df)) });
-  };
-  consider(word, CATEGORY_PREFIX + word, "category", p.category, 1);
-  const common = lexicon().rankOf(word) < p.commonWords;
-  for (const neighbour of lexicon().neighboursOf(word)) {
-    if (neighbour.similarity < p.meaningFloor) break;
-    if (neighbour.rank < p.generalWords || (common && neighbour.rank < p.commonWords)) continue;
-    consider(neighbour.term, neighbour.term, "neighbour", neighbour.similarity, neighbour.sibling ? p.sibling : 1);
-  }
-  return found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1)).slice(0, p.meaningTerms);
 }
 
 function expand(index: FactIndex, word: string, typos: boolean): string[] {

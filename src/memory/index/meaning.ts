@@ -1,0 +1,38 @@
+import { CATEGORY_PREFIX, lexicon } from "../lexicon/lexicon";
+import { type FactIndex, idfOf, type Postings } from "./fact-index";
+import type { RankingParams } from "./ranking";
+
+/** A fact term that matches a query word by meaning, and what a match is worth. */
+export interface MeaningMatch {
+  /** The fact's term (a category term without its prefix). */
+  term: string;
+  via: "neighbour" | "category";
+  similarity: number;
+  postings: Postings;
+  /** What one occurrence weighs in place of the query word's IDF: similarity², the smaller IDF of the two, the signal's weights. */
+  idf: number;
+}
+
+/**
+ * The fact terms that mean what the query word means, by the shipped lexicon: its nearest
+ * neighbours above the floor (siblings weighed down), and the category term when facts hold
+ * members of it. Each weighs similarity² times the smaller IDF of the word and the match, so a
+ * match by meaning never outweighs the word itself; the strongest `meaningTerms` are kept.
+ */
+export function meaningMatches(index: FactIndex, word: string, wordIdf: number, known: readonly string[], p: RankingParams): MeaningMatch[] {
+  const n = Math.max(index.live, 1);
+  const found: MeaningMatch[] = [];
+  const consider = (term: string, indexTerm: string, via: MeaningMatch["via"], similarity: number, factor: number): void => {
+    const postings = index.postings.get(indexTerm);
+    if (postings === undefined || postings.df <= 0 || known.includes(indexTerm)) return;
+    found.push({ term, via, similarity, postings, idf: p.meaning * factor * similarity * similarity * Math.min(wordIdf, idfOf(n, postings.df)) });
+  };
+  consider(word, CATEGORY_PREFIX + word, "category", p.category, 1);
+  const common = lexicon().rankOf(word) < p.commonWords;
+  for (const neighbour of lexicon().neighboursOf(word)) {
+    if (neighbour.similarity < p.meaningFloor) break;
+    if (neighbour.rank < p.generalWords || (common && neighbour.rank < p.commonWords)) continue;
+    consider(neighbour.term, neighbour.term, "neighbour", neighbour.similarity, neighbour.sibling ? p.sibling : 1);
+  }
+  return found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1)).slice(0, p.meaningTerms);
+}
