@@ -45,10 +45,13 @@ const BUILD = {
   /** Neighbours kept per term, and the least similarity kept (the ranking's floor sits higher). */
   neighbours: 48,
   minSimilarity: 0.4,
-  /** Noun senses of a word whose categories count, and how far up WordNet's hypernyms to go. */
-  senses: 2,
+  /**
+   * Noun senses of a word whose categories count, how far up WordNet's hypernyms to go, and how
+   * many categories a word keeps (nearest first): each is a posting of every fact holding the word.
+   */
+  senses: 1,
   categoryDepth: 4,
-  categoriesPerTerm: 10,
+  categoriesPerTerm: 5,
 } as const;
 
 /**
@@ -325,7 +328,8 @@ async function main(): Promise<void> {
   console.error(`${table.terms.length} terms from ${BUILD.words} words`);
   // The neighbours are most of the build's time and depend only on the embeddings and BUILD: kept
   // in the cache beside the packages, so a change to the WordNet part rebuilds in seconds.
-  const neighboursFile = join(cache, `neighbours-${createHash("sha256").update(JSON.stringify(BUILD)).digest("hex").slice(0, 16)}.json`);
+  const neighbourKey = JSON.stringify([BUILD.words, BUILD.formsPerTerm, BUILD.neighbours, BUILD.minSimilarity]);
+  const neighboursFile = join(cache, `neighbours-${createHash("sha256").update(neighbourKey).digest("hex").slice(0, 16)}.json`);
   const neighbours = existsSync(neighboursFile)
     ? (JSON.parse(readFileSync(neighboursFile, "utf8")) as { id: number; sim: number }[][])
     : await nearestNeighbours(table, termVectors(table, embeddings.vectors));

@@ -1,6 +1,6 @@
 import type { FactKind, ScoreExplanation } from "../../schema/memory";
 import { idfOf, KINDS, LIVE, INFERRED, QUESTION, SENSITIVE, TEAM, TF_BITS, type FactIndex, type Postings } from "./fact-index";
-import { lexicon } from "../lexicon/lexicon";
+import { lexicon, MEANING_MAX_TERMS } from "../lexicon/lexicon";
 import { type MeaningMatch, meaningMatches } from "./meaning";
 import { termsOf, TrigramProbe, trigramsOf, trigramSimilarity } from "./terms";
 
@@ -56,7 +56,8 @@ export interface RankingParams {
   generalWords: number;
   /**
    * Facts longer than this (in terms) get nothing by meaning: a pasted chat turn or note holds so
-   * many words that some neighbour of any query word is in it by chance.
+   * many words that some neighbour of any query word is in it by chance. The index keeps no
+   * categories past MEANING_MAX_TERMS, so a larger value only lets neighbours in.
    */
   meaningMaxLength: number;
 }
@@ -80,7 +81,7 @@ export const RANKING: Readonly<RankingParams> = {
   meaningTerms: 8,
   commonWords: 2000,
   generalWords: 300,
-  meaningMaxLength: 80,
+  meaningMaxLength: MEANING_MAX_TERMS,
 };
 
 /** Distinct query terms considered at most (a 2000-character query has hundreds of words). */

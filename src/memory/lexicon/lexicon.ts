@@ -24,10 +24,29 @@ export function lexicon(): Lexicon {
 /** Terms in the index that stand for "a fact word belongs to this category": no word starts with it. */
 export const CATEGORY_PREFIX = "~";
 
+/**
+ * Facts longer than this many terms get nothing by meaning (a pasted note or long chat turn holds
+ * some neighbour of almost any word): the ranking's `meaningMaxLength`, and the index keeps no
+ * categories for them.
+ */
+export const MEANING_MAX_TERMS = 80;
+
+/** Index terms of each term's categories, made once per term: index builds ask for every fact's words. */
+const categoryTermCache = new Map<string, readonly string[]>();
+
 /** The category terms of a fact's terms, each once ("tennis" -> "~sport", "~athlet", ...). */
 export function categoryTermsOf(terms: readonly string[]): string[] {
-  const lex = lexicon();
+  if (terms.length > MEANING_MAX_TERMS) return [];
   const found = new Set<string>();
-  for (const term of new Set(terms)) for (const category of lex.categoriesOf(term)) found.add(CATEGORY_PREFIX + category);
+  for (const term of terms) {
+    let categories = categoryTermCache.get(term);
+    if (categories === undefined) {
+      categories = lexicon()
+        .categoriesOf(term)
+        .map((c) => CATEGORY_PREFIX + c);
+      categoryTermCache.set(term, categories);
+    }
+    for (const category of categories) found.add(category);
+  }
   return [...found];
 }
