@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { AUTH_FAILURE_LIMIT } from "../../src/auth/authenticate";
 import { createLogger } from "../../src/log";
-import { makeKey, testApp } from "../helpers/app";
+import { awayFromWindowEdge, makeKey, testApp } from "../helpers/app";
 import { describeEachDb } from "../helpers/databases";
 
 describeEachDb("trusted proxies", (get) => {
@@ -41,6 +41,7 @@ describeEachDb("trusted proxies", (get) => {
     fetch(`${base}/v1/whoami`, { headers: { authorization: `Bearer ${key}`, ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}) } });
 
   test("the lockout counts the forwarded client, so one client's failures lock out only that client", async () => {
+    await awayFromWindowEdge();
     const key = await makeKey(get().db);
     const noisy = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
     const quiet = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
