@@ -14,7 +14,7 @@ const pct = (x: number): string => x.toFixed(3);
 
 console.log("| set | family | pairs | replacements | supersessions made | right | precision | recall | newer skipped as duplicate |");
 console.log("|---|---|---|---|---|---|---|---|---|");
-for (const set of ["dev", "holdout", "blind", "blind2", "blind3"] as PairSet[]) {
+for (const set of ["dev", "holdout", "blind", "blind2", "blind3", "blind4"] as PairSet[]) {
   const pairs = loadPairs(set);
   const families: (LabelledPair["family"] | "all")[] = ["people", "companies", "projects", "decisions", "all"];
   for (const family of families) {

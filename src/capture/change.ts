@@ -24,6 +24,7 @@ import {
   PLACE_PREPOSITIONS,
   VALUE_SHAPES,
 } from "./rules/lexicon";
+import { predicateOf, relationsMeet, sameOneValuedRelation, type Predicate } from "./predicate";
 import { isChangeStatement, openingOf, singular, speakersEnd, statementTokens } from "./statement";
 import type { SubjectType } from "../schema/memory";
 import type { Claim } from "./types";
@@ -36,7 +37,12 @@ export interface ChangeSide {
   claim: Claim | null;
 }
 
+/** Shapes of value that identify one thing: an email address, a host, a phone number, a channel, a version. */
+const IDENTIFYING_SHAPES: ReadonlySet<string> = new Set(["email", "host", "phone", "channel", "version"]);
+
 const TOPIC_POS: ReadonlySet<string> = new Set(["NOUN", "VERB", "ADJ", "PROPN", "NUM"]);
+/** What a directed change can say it changed: "moved its headquarters", "moved its logs". */
+const CHANGED_POS: ReadonlySet<string> = new Set(["NOUN", "PROPN", "VERB", "ADJ"]);
 /** Names and numbers are nouns when two facts' topics are compared. */
 const TOPIC_POS_CLASS: Readonly<Record<string, string>> = { PROPN: "NOUN", NUM: "NOUN" };
 
@@ -55,12 +61,16 @@ interface Compared {
   /** The topic with the subject's words in: where the subject shifts, they are topic too. */
   content: ReadonlySet<string>;
   words: ReadonlySet<string>;
+  /** The words' lemmas, singular ("headquarter"). */
+  lemmas: ReadonlySet<string>;
   /** The value of each shape the fact holds (`VALUE_SHAPES`), lower-cased: "money" -> "$82,000". */
   shapes: ReadonlyMap<string, string>;
   /** Whether the fact speaks in the first person singular ("I", "my"). */
   firstPerson: boolean;
   /** The names in the fact's subject ("wayne", "freight"): lower-cased proper nouns. */
   names: readonly string[];
+  /** The relation the fact claims of its subject ("run on", "have"). */
+  predicate: Predicate | null;
 }
 
 /** Tried in order; the first that holds names the decision (`explainChange`). */
@@ -94,12 +104,13 @@ const CHANGE_RULES: readonly ChangeRule[] = [
       // The older fact may say it without the word ("moved desks to Building A" after "sits in
       // Building C"; "shifted her hours to 7am-3pm" after "works 9 to 5"): then the new value
       // shares a word or a shape of value with it.
-      const changed = newer.tokens.slice(at + 1, to).filter((t) => t.pos === "NOUN" || t.pos === "PROPN");
+      // Any content word: the tagger reads "moved its logs" with "logs" a verb.
+      const changed = newer.tokens.slice(at + 1, to).filter((t) => CHANGED_POS.has(t.pos));
       const value = newer.tokens.slice(to + 1);
       const valueMeetsOlder =
         value.some((t) => (t.pos === "NOUN" || t.pos === "PROPN") && older.words.has(t.lower)) ||
         [...older.shapes.keys()].some((shape) => newer.shapes.has(shape));
-      if (changed.length > 0 && !changed.some((t) => older.words.has(t.lower)) && !valueMeetsOlder) return false;
+      if (changed.length > 0 && !changed.some((t) => namedIn(older, t)) && !valueMeetsOlder) return false;
       // A mover replaces where something was: "Tom moved to Berlin" says nothing of "Tom is my manager".
       if (CHANGE_VERBS[newer.tokens[at]!.lemma]?.directed === "place") {
         const place = placeOf(older.tokens);
@@ -120,6 +131,7 @@ const CHANGE_RULES: readonly ChangeRule[] = [
     name: "change:same_topic",
     sameSubject: true,
     replaces: (newer, older) => {
+      if (!relationsMeet(newer.predicate, older.predicate)) return false;
       const changing = changedSpan(newer.tokens);
       return [...older.topic].some(
         (w) =>
@@ -143,7 +155,44 @@ const CHANGE_RULES: readonly ChangeRule[] = [
     // holding another value of one shape.
     name: "change:same_shape",
     sameSubject: true,
-    replaces: (newer, older) => [...older.shapes].some(([shape, value]) => newer.shapes.has(shape) && newer.shapes.get(shape) !== value),
+    replaces: (newer, older) =>
+      [...older.shapes].some(
+        ([shape, value]) =>
+          newer.shapes.has(shape) &&
+          newer.shapes.get(shape) !== value &&
+          // An address or a number names its one thing whatever the verb ("has a new number now");
+          // a day, a time or an amount may be another thing's ("retros on Fridays" and "a check-in on Mondays").
+          (IDENTIFYING_SHAPES.has(shape) || relationsMeet(newer.predicate, older.predicate)),
+      ) && changesWhatOlderSays(newer, older),
+  },
+  {
+    // "The Wren search service now runs on OpenSearch 2" after "... runs on Elasticsearch 7": the
+    // same relation, one value at a time (rules/predicates.ts), another value.
+    name: "change:same_relation",
+    sameSubject: true,
+    replaces: (newer, older) => sameOneValuedRelation(newer.predicate, older.predicate) && [...newer.topic].some((w) => !older.topic.has(w)),
+  },
+  {
+    // "Fergus Olawale has taken over as CEO of Drovecraft" after "Drovecraft's CEO is Ilse
+    // Marchetti": the role and what it is of are in the older fact, with someone else in it.
+    name: "change:succession",
+    sameSubject: false,
+    replaces: (newer, older) => {
+      const over = newer.tokens.findIndex((t, i) => t.lower === "over" && newer.tokens[i - 1]?.lemma === "take" && newer.tokens[i + 1]?.lower === "as");
+      if (over < 0) return false;
+      const role = newer.tokens.slice(over + 2).filter((t) => CHANGED_POS.has(t.pos) || t.pos === "ADP");
+      const of = role.findIndex((t) => t.pos === "ADP");
+      if (of <= 0) return false;
+      const [title, office] = [role.slice(0, of), role.slice(of + 1).filter((t) => t.pos !== "ADP")];
+      const successor = newer.tokens.slice(0, over).filter((t) => t.pos === "PROPN");
+      return (
+        office.length > 0 &&
+        title.every((t) => namedIn(older, t)) &&
+        office.every((t) => namedIn(older, t)) &&
+        successor.every((t) => !older.words.has(t.lower)) &&
+        older.tokens.some((t) => t.pos === "PROPN" && !office.some((o) => o.lower === t.lower))
+      );
+    },
   },
   {
     // "The hiring freeze was lifted" after "Leadership decided to freeze hiring through Q3": the
@@ -153,6 +202,7 @@ const CHANGE_RULES: readonly ChangeRule[] = [
     name: "change:shared_topic",
     sameSubject: false,
     replaces: (newer, older, same) =>
+      relationsMeet(newer.predicate, older.predicate) &&
       !newer.firstPerson &&
       !older.firstPerson &&
       newer.names.every((w) => older.words.has(w)) &&
@@ -184,9 +234,11 @@ function changeReader(newer: ChangeSide): ((older: ChangeSide) => string | null)
       topic: withoutSubject(read.content, newSubject),
       content: read.content,
       words: read.words,
+      lemmas: read.lemmas,
       shapes: read.shapes,
       firstPerson: read.firstPerson,
       names: namesOf(side, tokens),
+      predicate: predicateOf(tokens),
     };
   };
   const n = compared(newer, newTokens);
@@ -204,7 +256,7 @@ function changeReader(newer: ChangeSide): ((older: ChangeSide) => string | null)
     if (newTokens.some((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma] !== undefined && read.verbs.has(t.lemma))) return null;
     // "no longer a partner of Oracle" does not deny a partnership with AWS.
     // What follows the negation is what it denies ("on Slack, not email" denies email).
-    if (denial >= 0 && newTokens.slice(denial).some((t) => t.pos === "PROPN" && !newSubject.has(t.lower) && !read.words.has(t.lower))) return null;
+    if (denial >= 0 && deniedClause(newTokens, denial).some((t) => t.pos === "PROPN" && !newSubject.has(t.lower) && !read.words.has(t.lower))) return null;
     const o = compared(older, oldTokens);
     const same = newer.subjectType === older.subjectType && sameSubject(newSubject, oldSubject);
     return CHANGE_RULES.find((rule) => (same || !rule.sameSubject) && rule.replaces(n, o, same))?.name ?? null;
@@ -214,6 +266,7 @@ function changeReader(newer: ChangeSide): ((older: ChangeSide) => string | null)
 /** What the rules read of a statement's tokens alone, whichever statement it is compared with. */
 interface TokensReading {
   words: ReadonlySet<string>;
+  lemmas: ReadonlySet<string>;
   verbs: ReadonlySet<string>;
   content: ReadonlySet<string>;
   shapes: ReadonlyMap<string, string>;
@@ -232,6 +285,7 @@ function readingOf(tokens: readonly Token[]): TokensReading {
   if (read === undefined) {
     read = {
       words: new Set(tokens.map((t) => t.lower)),
+      lemmas: new Set(tokens.map((t) => singular(t.lemma))),
       verbs: new Set(tokens.filter((t) => t.pos === "VERB").map((t) => t.lemma)),
       content: contentOf(tokens),
       shapes: shapesOf(tokens),
@@ -282,6 +336,15 @@ function sharedTopics(newer: Compared, older: Compared, same: boolean): boolean 
   return shared.length >= 2 && !(sameOpening && shared.every((w) => newerOpening.includes(w)));
 }
 
+/**
+ * What a negation denies: the words after it up to the end of its clause. "No longer uses Webpack;
+ * it builds with Vite instead" denies Webpack, not Vite.
+ */
+function deniedClause(tokens: readonly Token[], denial: number): readonly Token[] {
+  const end = tokens.findIndex((t, i) => i > denial && (t.text === ";" || t.text === "," || t.pos === "CCONJ"));
+  return tokens.slice(denial, end < 0 ? undefined : end);
+}
+
 /** A token as a topic entry ("NOUN:meeting"), as `contentOf` writes them. */
 const topicEntry = (t: Token): string => `${TOPIC_POS_CLASS[t.pos] ?? t.pos}:${singular(t.lemma)}`;
 
@@ -297,6 +360,18 @@ function standsAlone(tokens: readonly Token[], entry: string): boolean {
     if (next === undefined || next.lower === "'s" || next.lower === "'") return next === undefined;
     return !(next.pos === "NOUN" || next.pos === "PROPN") || !/^\p{L}/u.test(next.text) || ASPECT_HEADS.has(singular(next.lemma));
   });
+}
+
+/**
+ * Where a directed change names what it changed ("moved its sprint planning to Monday mornings"),
+ * the older fact names it too; "holds retros every other Friday" is not about sprint planning.
+ */
+function changesWhatOlderSays(newer: Compared, older: Compared): boolean {
+  const at = newer.tokens.findIndex((t) => t.pos === "VERB" && CHANGE_VERBS[t.lemma]?.directed !== undefined);
+  const to = newer.tokens.findIndex((t, i) => i > at && (t.lower === "to" || t.lower === "into"));
+  if (at < 0 || to < 0) return true;
+  const changed = newer.tokens.slice(at + 1, to).filter((t) => CHANGED_POS.has(t.pos));
+  return changed.length === 0 || changed.some((t) => namedIn(older, t));
 }
 
 /**
@@ -330,6 +405,11 @@ function placeOf(tokens: readonly Token[]): Token[] | null {
     if (nouns.length > 0) return nouns;
   }
   return null;
+}
+
+/** Whether a word of the newer fact is in the older, as written or as a lemma ("headquarters" and "headquartered"). */
+function namedIn(older: Compared, t: Token): boolean {
+  return older.words.has(t.lower) || older.lemmas.has(singular(t.lemma));
 }
 
 /** The subject's words, from the claim when there is one ("mobile release") else from the fact's subject. */

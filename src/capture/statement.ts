@@ -102,7 +102,7 @@ export function isChangeStatement(text: string): boolean {
   if (text.length > MAX_CHARS || !mentionsChangeWord(text)) return false;
   const tokens = statementTokens(text);
   if (tokens === null) return false;
-  if (tokens.some((t, i) => ADDITIVE_WORDS.has(t.lower) || hedges(tokens, i) || t.text === "?")) return false;
+  if (tokens.some((t, i) => adds(tokens, i) || hedges(tokens, i) || t.text === "?")) return false;
   return tokens.some((_, i) => isMarker(tokens, i) || reportsChange(tokens, i));
 }
 
@@ -124,7 +124,15 @@ function hedges(tokens: readonly Token[], i: number): boolean {
   // "in May" is a month: a name, or a capitalised noun past the sentence's start.
   if (t.pos === "PROPN" || (t.pos === "NOUN" && i > 0 && t.text !== t.lower)) return false;
   const hedge = HEDGE_WORDS[t.lemma];
-  return hedge !== undefined && !(hedge.unlessBefore?.includes(tokens[i + 1]?.lower ?? "") ?? false);
+  if (hedge === undefined || (hedge.unlessBefore?.includes(tokens[i + 1]?.lower ?? "") ?? false)) return false;
+  // Within the two words before it: "no longer plan", "cancelled the plan".
+  return !tokens.slice(Math.max(0, i - 2), i).some((u) => hedge.unlessAfter?.includes(u.lemma) ?? false);
+}
+
+/** Whether the token at `i` adds to what is known ("also", "as well") rather than replacing it. */
+function adds(tokens: readonly Token[], i: number): boolean {
+  const additive = ADDITIVE_WORDS[tokens[i]!.lower];
+  return additive !== undefined && (additive.after === undefined || additive.after.includes(tokens[i - 1]?.lower ?? ""));
 }
 
 /** Whether the token at `i` is a change marker in its place ("going forward", not "looking forward"). */

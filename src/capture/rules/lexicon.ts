@@ -207,7 +207,7 @@ export const MEASURE_NOUNS: ReadonlySet<string> = words("year month week day hou
  * at"): a mover ("moved to Berlin") replaces only such a place. "Focuses on climate tech" is no
  * place, and a move does not replace it.
  */
-export const LOCATION_VERBS: ReadonlySet<string> = words("be live sit host base locate run deploy store keep stay work reside house meet");
+export const LOCATION_VERBS: ReadonlySet<string> = words("be live sit host base locate run deploy store keep stay work reside house meet headquarter");
 
 /**
  * People an end user (or a speaker) talks about: "my sister", "my manager". A fact that opens with
@@ -237,6 +237,8 @@ export const CHANGE_MARKERS: Readonly<Record<string, { after?: readonly string[]
   up: { after: ["is", "'s", "are", "'re", "was"] },
   // "ping him on Slack, not email".
   not: { after: [","] },
+  // "Odalys Ferrer took over as tech lead".
+  over: { after: ["took", "taken", "takes", "take", "taking"] },
 };
 
 /** Units of time: "for three years now" says how long, not that something changed. */
@@ -246,8 +248,10 @@ export const TIME_UNITS: ReadonlySet<string> = words("second minute hour day wee
  * Words that make a change hypothetical, hearsay or a question: nothing has changed yet. Each with
  * the words after it that make it a statement after all ("I'd rather ...").
  */
-export const HEDGE_WORDS: Readonly<Record<string, { unlessBefore?: readonly string[] }>> = Object.fromEntries([
-  ...[...words("could may might should consider plan think hope if whether maybe perhaps rumor rumour reportedly apparently")].map((w) => [w, {}]),
+export const HEDGE_WORDS: Readonly<Record<string, { unlessBefore?: readonly string[]; unlessAfter?: readonly string[] }>> = Object.fromEntries([
+  ...[...words("could may might should consider think hope if whether maybe perhaps rumor rumour reportedly apparently")].map((w) => [w, {}]),
+  // "We no longer plan to hire", "cancelled the plan to sunset": a plan ended is a change.
+  ["plan", { unlessAfter: ["longer", "not", "n't", "cancel", "drop", "scrap", "abandon", "reverse"] }],
   ["would", { unlessBefore: ["rather"] }],
   // "asked about transferring" is not a transfer; "asked that meetings be held in Spanish" is a decision.
   ["ask", { unlessBefore: ["that"] }],
@@ -269,8 +273,14 @@ export const VALUE_SHAPES: readonly { shape: string; pattern: RegExp }[] = [
   { shape: "version", pattern: /^v\d+(?:\.\d+)*$/iu },
 ];
 
-/** Words that add to what is known rather than replace it: "Yuki also speaks French". */
-export const ADDITIVE_WORDS: ReadonlySet<string> = words("also too another additionally second");
+/**
+ * Words that add to what is known rather than replace it: "Yuki also speaks French", "is now
+ * available in Irish as well", each with the word that must come before it, if any.
+ */
+export const ADDITIVE_WORDS: Readonly<Record<string, { after?: readonly string[] }>> = {
+  ...Object.fromEntries([...words("also too another additionally second")].map((w) => [w, {}])),
+  well: { after: ["as"] },
+};
 
 /** Words that are never the topic two facts share: generic verbs and the change markers' own words. */
 export const NOT_TOPICS: ReadonlySet<string> = words(`

@@ -19,7 +19,7 @@ export interface LabelledPair {
   end_user?: { id: string; name?: string };
 }
 
-export type PairSet = "dev" | "holdout" | "blind" | "blind2" | "blind3";
+export type PairSet = "dev" | "holdout" | "blind" | "blind2" | "blind3" | "blind4";
 
 export function loadPairs(set: PairSet): LabelledPair[] {
   const text = readFileSync(join(import.meta.dir, `${set}.jsonl`), "utf8");
