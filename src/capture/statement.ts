@@ -3,6 +3,7 @@
  * development", "Mobile releases go out Thursdays now"), and the statement's tokens: the half of
  * change statements (capture/change.ts) that reads one fact alone.
  */
+import { escapeRegex } from "./rules/rule";
 import { tokenize, type Token } from "./tokens";
 import { ADDITIVE_WORDS, CHANGE_MARKERS, CHANGE_VERBS, HEDGE_WORDS, QUESTION_WORDS, TIME_UNITS } from "./rules/lexicon";
 
@@ -16,12 +17,18 @@ const MAX_CHARS = 240;
 // "move" without its "e" also begins "moving".
 const CHANGE_STEMS: readonly string[] = Object.keys(CHANGE_VERBS).map((lemma) => lemma.replace(/e$/u, ""));
 
-/** A cheap test before tagging: a word that is a change marker or begins with a change verb ("moved"). */
+/**
+ * A word (a run of letters and apostrophes) that is a change marker or begins with a change verb
+ * ("moved"): one pattern, as it runs on every short fact.
+ */
+const CHANGE_WORD = new RegExp(
+  `(?<![\\p{L}'])(?:(?:${Object.keys(CHANGE_MARKERS).map(escapeRegex).join("|")})(?![\\p{L}'])|${CHANGE_STEMS.map(escapeRegex).join("|")})`,
+  "iu",
+);
+
+/** A cheap test before tagging: a word that is a change marker or begins with a change verb. */
 function mentionsChangeWord(text: string): boolean {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}']+/u)
-    .some((w) => CHANGE_MARKERS[w] !== undefined || CHANGE_STEMS.some((stem) => w.startsWith(stem)));
+  return CHANGE_WORD.test(text);
 }
 
 /**

@@ -1,4 +1,6 @@
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { predicateOf, relationsMeet, sameOneValuedRelation } from "../../src/capture/predicate";
 import { PREDICATES, cardinalityOf } from "../../src/capture/rules/predicates";
 import { tokenize } from "../../src/capture/tokens";
@@ -54,4 +56,10 @@ test("the lexicon: a preposition narrows a record, a lemma without one has no ca
       seen.set(key, record.cardinality);
     }
   }
+});
+
+test("docs/memory.md shows the lexicon as it is: its table is rendered from the records", () => {
+  const rows = PREDICATES.map((r) => `| ${r.lemmas.join(", ")} | ${r.preposition ?? "any"} | ${r.cardinality} | ${r.why} |`);
+  const table = ["| verbs | preposition | values | why |", "|---|---|---|---|", ...rows].join("\n");
+  expect(readFileSync(join(import.meta.dir, "../../docs/memory.md"), "utf8")).toContain(table);
 });
