@@ -100,14 +100,16 @@ export const SETTINGS: Record<Key, Setting> = {
     default: "",
     list: true,
     description:
-      "comma-separated addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8) of reverse proxies whose X-Forwarded-For / Forwarded headers say who the client is; empty trusts none",
+      "comma-separated addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8) of reverse proxies " +
+      "whose X-Forwarded-For / Forwarded headers say who the client is; empty trusts none",
   },
   outboundAllowPrivate: {
     env: "MEMORYD_OUTBOUND_ALLOW_PRIVATE",
     default: "false",
     boolean: true,
     description:
-      "true lets memoryd fetch from private and loopback addresses (OAuth client metadata documents); for development and tests only, never on a server others can reach",
+      "true lets memoryd fetch from private and loopback addresses (OAuth client metadata documents); " +
+      "for development and tests only, never on a server others can reach",
   },
   answerLeaseSeconds: {
     env: "MEMORYD_ANSWER_LEASE_SECONDS",

@@ -11,7 +11,8 @@ import type { Db } from "../db/types";
 import { ApiError } from "../errors";
 
 export const POSTGRES_BACKUP_ADVICE =
-  'this memoryd stores its data in PostgreSQL: back it up with pg_dump (pg_dump -Fc "$DATABASE_URL" > memoryd.dump) and restore with pg_restore; everything memoryd keeps is in that one database';
+  'this memoryd stores its data in PostgreSQL: back it up with pg_dump (pg_dump -Fc "$DATABASE_URL" > memoryd.dump) ' +
+  "and restore with pg_restore; everything memoryd keeps is in that one database";
 
 /** A consistent snapshot of the whole embedded database (gzipped tar). */
 export async function takeBackup(db: Db): Promise<Blob> {

@@ -110,8 +110,9 @@ function isFrame(tokens: readonly Token[], i: number): boolean {
  * other: the same verb (or one's verb named in the other, "prefers" and "preferred time"), never
  * a relation that holds many values unless the newer denies it or makes it exclusive. A copula
  * ("is") meets any relation, as do two counts of one thing ("operates 18 stores", "now has 15
- * stores"), a verb of change ("moved", "renamed") and a denial either way ("no longer uses", or "launch a free tier after all" after "will not offer one"): what they
- * change is in their words, which the topic, shape and direction rules compare.
+ * stores"), a verb of change ("moved", "renamed") and a denial either way ("no longer uses", or
+ * "launch a free tier after all" after "will not offer one"): what they change is in their words,
+ * which the topic, shape and direction rules compare.
  */
 export function relationsMeet(newer: Predicate | null, older: Predicate | null): boolean {
   if (newer === null || older === null) return true;

@@ -31,8 +31,9 @@ export function relateClaims(cardinality: Cardinality, newer: ClaimValue, older:
 
 /**
  * What a newer claim does to an older live one of the same workspace: the same key (or the same
- * one-valued attribute named more or less fully, see `sameAttribute`) relates by value and polarity; a claim that names the value it replaces supersedes the subject's claim
- * that holds that value, whatever its attribute; anything else coexists.
+ * one-valued attribute named more or less fully, see `sameAttribute`) relates by value and
+ * polarity; a claim that names the value it replaces supersedes the subject's claim that holds
+ * that value, whatever its attribute; anything else coexists.
  */
 export function relateFacts(newer: Claim, older: Claim): ClaimRelation {
   return relatePrepared(prepareClaim(newer), prepareClaim(older));

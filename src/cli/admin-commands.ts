@@ -30,9 +30,8 @@ const agentsList: Command = (args, config, io) =>
     if (args.json) io.out(JSON.stringify({ agents }));
     else {
       for (const a of agents) {
-        io.out(
-          `${a.slug}  ${a.display_name}  ${a.provider}/${a.model ?? "default"}  ${a.max_output_tokens} tokens  memory ${a.can_write_memory ? "read+write" : "read"}`,
-        );
+        const memory = a.can_write_memory ? "read+write" : "read";
+        io.out(`${a.slug}  ${a.display_name}  ${a.provider}/${a.model ?? "default"}  ${a.max_output_tokens} tokens  memory ${memory}`);
       }
     }
   });

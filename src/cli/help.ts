@@ -22,7 +22,8 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     commands: ["backup"],
     usage: "memoryd backup FILE [--data-dir DIR | --url http://127.0.0.1:8787] [--json]",
     summary:
-      "Writes a consistent snapshot of the embedded database; with --url, from the running server (admin token in MEMORYD_ADMIN_TOKEN). PostgreSQL: use pg_dump.",
+      "Writes a consistent snapshot of the embedded database; with --url, from the running server " +
+      "(admin token in MEMORYD_ADMIN_TOKEN). PostgreSQL: use pg_dump.",
   },
   {
     commands: ["doctor"],

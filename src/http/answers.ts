@@ -9,7 +9,8 @@ import { input, parseInput } from "../schema/validate";
 import type { RequestPipeline } from "./pipeline";
 
 const STREAM_EVENTS =
-  "stream: true. Events, in order: answer.created {answer_id, conversation_id}; answer.delta {text}…; then answer.completed (an Answer) or answer.failed {error: {code, message}}; then done {ok: true}.";
+  "stream: true. Events, in order: answer.created {answer_id, conversation_id}; answer.delta {text}…; " +
+  "then answer.completed (an Answer) or answer.failed {error: {code, message}}; then done {ok: true}.";
 
 /** The answer routes (docs/api.md, Answers): streamed or queued answers, and polling. */
 export function answerRoutes(deps: { db: Db; index: FactIndexes; engine: AnswerEngine; pipeline: RequestPipeline }) {

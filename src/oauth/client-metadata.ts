@@ -58,10 +58,9 @@ export async function resolveMetadataClient(db: Queryable, config: Pick<Config, 
   }
   const document = parseOAuthInput(ClientMetadataDocument, parsed, "invalid_client_metadata");
   if (document.client_id !== clientId) throw refused(`its metadata document names another client_id ("${document.client_id.slice(0, 200)}")`);
-  if (document.token_endpoint_auth_method !== undefined && document.token_endpoint_auth_method !== "none") {
-    throw refused(
-      `its metadata document asks for token_endpoint_auth_method "${document.token_endpoint_auth_method}"; memoryd serves public clients with PKCE only ("none")`,
-    );
+  const authMethod = document.token_endpoint_auth_method;
+  if (authMethod !== undefined && authMethod !== "none") {
+    throw refused(`its metadata document asks for token_endpoint_auth_method "${authMethod}"; memoryd serves public clients with PKCE only ("none")`);
   }
   for (const uri of document.redirect_uris) {
     const problem = redirectUriProblem(uri);

@@ -13,6 +13,8 @@ const SCOPE_WORDS: Record<Scope, string> = {
   "answers.write": "ask the workspace's agents (spends credits)",
 };
 
+const GRANT_LIMITS = "It acts as the API key you give below, with no more than the permissions you tick, until that key is revoked.";
+
 const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/gu, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
@@ -68,7 +70,8 @@ export function renderConsentPage(input: ConsentPageInput): string {
   const scopes = input.scopes
     .map(
       (scope) =>
-        `<label class="check"><input type="checkbox" name="granted_scopes" value="${scope}" checked /> <span><b>${scope}</b>: ${SCOPE_WORDS[scope]}</span></label>`,
+        `<label class="check"><input type="checkbox" name="granted_scopes" value="${scope}" checked /> ` +
+        `<span><b>${scope}</b>: ${SCOPE_WORDS[scope]}</span></label>`,
     )
     .join("\n          ");
   const problem = input.problem === undefined ? "" : `<p class="error" role="alert">${escapeHtml(input.problem)}</p>`;
@@ -78,7 +81,7 @@ export function renderConsentPage(input: ConsentPageInput): string {
       <form class="panel" method="post" action="/oauth/authorize">
         <h1>Allow <b>${escapeHtml(input.clientName)}</b> to use memoryd?</h1>
         ${identifiedBy(request.client_id)}
-        <p class="muted">After you allow it, you return to <b>${escapeHtml(destination(request.redirect_uri))}</b>. It acts as the API key you give below, with no more than the permissions you tick, until that key is revoked.</p>
+        <p class="muted">After you allow it, you return to <b>${escapeHtml(destination(request.redirect_uri))}</b>. ${GRANT_LIMITS}</p>
         ${problem}
         ${hidden}
         <fieldset>

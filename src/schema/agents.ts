@@ -7,7 +7,8 @@ import { Text } from "./memory";
  */
 export const AgentProvider = Type.Union([Type.Literal("auto"), Type.Literal("anthropic"), Type.Literal("openai"), Type.Literal("local")], {
   description:
-    "the model provider: anthropic, openai (any OpenAI-compatible server), local (no model), or auto (anthropic when configured, else openai when configured, else local)",
+    "the model provider: anthropic, openai (any OpenAI-compatible server), local (no model), " +
+    "or auto (anthropic when configured, else openai when configured, else local)",
 });
 export type AgentProvider = Static<typeof AgentProvider>;
 

@@ -3,8 +3,18 @@
  * `formActions` adds where a form may lead (the OAuth consent form redirects to its client).
  */
 export function pageSecurityHeaders(formActions: readonly string[] = []): Record<string, string> {
+  const policy = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self'",
+    "base-uri 'none'",
+    `form-action ${["'self'", ...formActions].join(" ")}`,
+    "frame-ancestors 'none'",
+  ];
   return {
-    "content-security-policy": `default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action ${["'self'", ...formActions].join(" ")}; frame-ancestors 'none'`,
+    "content-security-policy": policy.join("; "),
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
     "x-frame-options": "DENY",
@@ -39,6 +49,8 @@ export const INDEX_HTML = `<!doctype html>
 </html>
 `;
 
+const DOCS_LINKS = '<a class="brand" href="/docs">memoryd <span>API reference</span></a><a class="brand" href="/openapi.json"><span>openapi.json</span></a>';
+
 /** The API reference page (/docs): the same look, filled from /openapi.json by docs.js. */
 export const DOCS_HTML = `<!doctype html>
 <html lang="en">
@@ -51,7 +63,7 @@ export const DOCS_HTML = `<!doctype html>
     <script type="module" src="/app/assets/docs.js"></script>
   </head>
   <body>
-    <header class="topbar"><a class="brand" href="/docs">memoryd <span>API reference</span></a><a class="brand" href="/openapi.json"><span>openapi.json</span></a></header>
+    <header class="topbar">${DOCS_LINKS}</header>
     <div class="layout"><main id="main" tabindex="-1"><p class="muted">Loading…</p></main></div>
   </body>
 </html>

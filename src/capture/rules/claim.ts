@@ -1,4 +1,4 @@
-import { escapeRegex, type Rule } from "./rule";
+import { anyOf, escapeRegex, type Rule } from "./rule";
 import { STATUS_STAGES, STATUSES, SUBJECT_VERB_SOURCE, TITLE_HEADS } from "./lexicon";
 
 /**
@@ -76,19 +76,51 @@ export const STATUS = new RegExp(`^(?:in (?:${[...STATUS_STAGES].map(escapeRegex
 
 const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 const WEEKDAY = "(?:mon|tues|wednes|thurs|fri|satur|sun)day";
+/** Words before a date that leave it the same date: "by the end of June", "early next week". */
+const DATE_LEAD = "(?:(?:on|by|in|at|for|until|the end of|the start of|early|mid|late|end of|next|this) )*";
+/** "the 5th", "the 1st of each month". */
+const DAY_OF_MONTH = "(?:the )?\\d{1,2}(?:st|nd|rd|th)(?: of (?:the|each|every) month)?";
+/** "May 1", "Sept. 3rd, 2026". */
+const MONTH_DAY = `${MONTH}\\.?(?: \\d{1,2}(?:st|nd|rd|th)?)?(?:,? \\d{4})?`;
+/** "1 May 2026", "3rd of June". */
+const DAY_MONTH = `\\d{1,2}(?:st|nd|rd|th)? (?:of )?${MONTH}(?:,? \\d{4})?`;
+/** "2026-05-01", "5/1", "5/1/26". */
+const NUMERIC_DATE = "\\d{4}-\\d{2}-\\d{2}|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?";
+/** "Q3", "H2 2026", "2027". */
+const PART_OF_YEAR = "q[1-4](?: \\d{4})?|h[12](?: \\d{4})?|\\d{4}";
+const RELATIVE_DATE = "week \\d{1,2}|tomorrow|today|next week|next month|next quarter|next year|the weekend";
 /** A point in time: "May 1", "1 May 2026", "2026-05-01", "Q3", "next Friday", "the end of June". */
 export const DATE = new RegExp(
-  `^(?:(?:on|by|in|at|for|until|the end of|the start of|early|mid|late|end of|next|this) )*(?:${WEEKDAY},? )?(?:(?:the )?\\d{1,2}(?:st|nd|rd|th)(?: of (?:the|each|every) month)?|${MONTH}\\.?(?: \\d{1,2}(?:st|nd|rd|th)?)?(?:,? \\d{4})?|\\d{1,2}(?:st|nd|rd|th)? (?:of )?${MONTH}(?:,? \\d{4})?|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|q[1-4](?: \\d{4})?|h[12](?: \\d{4})?|\\d{4}|${WEEKDAY}|week \\d{1,2}|tomorrow|today|next week|next month|next quarter|next year|the weekend)$`,
+  `^${DATE_LEAD}(?:${WEEKDAY},? )?${anyOf([DAY_OF_MONTH, MONTH_DAY, DAY_MONTH, NUMERIC_DATE, PART_OF_YEAR, WEEKDAY, RELATIVE_DATE])}$`,
   "iu",
 );
+const AM_PM = "[ap]\\.?m\\.?";
+/** Words before a schedule that leave it the same schedule: "nightly at", "every other". */
+const HOW_OFTEN = "(?:(?:nightly|daily|weekly|every day|every night|each night|each morning) )?";
+const ON_EVERY = "(?:(?:on|at|every|each) (?:other |second |third )?)?";
+/** "at 10", "mornings", "at noon". */
+const PART_OF_DAY = "(?:at|mornings?|afternoons?|evenings?) ?[\\p{L}\\d:. ]{0,12}";
+/** "the first Monday of the month". */
+const NTH_WEEKDAY = `(?:the )?(?:first|second|third|fourth|last) ${WEEKDAY} of (?:the|each|every) month`;
+/** "Tuesdays", "Mondays and Thursdays at 10", "Friday mornings", "Monday 9am". */
+const WEEKDAYS_AT = `${WEEKDAY}s?(?: and ${WEEKDAY}s?)?(?: ${PART_OF_DAY}| \\d{1,2}(?::\\d{2})? ?${AM_PM})?`;
+/** "9:30", "10am", "8:00 pm CET". */
+const TIME_OF_DAY = `\\d{1,2}(?::\\d{2}(?: ?${AM_PM})?| ?${AM_PM})(?: [a-z]{2,4})?`;
+const EVERY_PERIOD = "every (?:day|week|other week|two weeks|month|sprint|quarter)";
+const RECURRENCE = `noon|midnight|weekdays|weekends|daily|weekly|biweekly|fortnightly|monthly|quarterly|${EVERY_PERIOD}`;
 /** When something recurs or happens in a day: "Tuesdays", "every Monday", "9:30", "10am", "noon". */
-export const SCHEDULE = new RegExp(
-  `^(?:(?:nightly|daily|weekly|every day|every night|each night|each morning) )?(?:(?:on|at|every|each) (?:other |second |third )?)?(?:(?:the )?(?:first|second|third|fourth|last) ${WEEKDAY} of (?:the|each|every) month|${WEEKDAY}s?(?: and ${WEEKDAY}s?)?(?: (?:at|mornings?|afternoons?|evenings?) ?[\\p{L}\\d:. ]{0,12}| \\d{1,2}(?::\\d{2})? ?[ap]\\.?m\\.?)?|\\d{1,2}(?::\\d{2}(?: ?[ap]\\.?m\\.?)?| ?[ap]\\.?m\\.?)(?: [a-z]{2,4})?|noon|midnight|weekdays|weekends|daily|weekly|biweekly|fortnightly|monthly|quarterly|every (?:day|week|other week|two weeks|month|sprint|quarter))$`,
-  "iu",
-);
+export const SCHEDULE = new RegExp(`^${HOW_OFTEN}${ON_EVERY}${anyOf([NTH_WEEKDAY, WEEKDAYS_AT, TIME_OF_DAY, RECURRENCE])}$`, "iu");
+
+const NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve";
+/** "1,200", "40k", "3.5 million", "two", "a dozen". */
+const AMOUNT = `(?:\\d[\\d,.]*(?: ?(?:k|m|bn|million|billion|thousand|hundred))?|${NUMBER_WORDS}|a dozen)`;
+const CURRENCY_AFTER = "(?: ?(?:usd|eur|gbp|dollars|euros|pounds|%|percent))?";
+/** "/mo", "per seat", "a year". */
+const PER_UNIT = "(?:\\/(?:mo|month|year|yr|seat|user))?(?: (?:a|per) (?:month|year|seat|user))?";
+/** A regex literal, not a string, so the pattern's source has these signs as Bun writes a literal's: as \u escapes. */
+const CURRENCY_SIGN = /[$€£¥]?/.source;
 /** A count or an amount: "50", "1,200", "$40k", "€3.5 million", "two". */
-export const NUMBER =
-  /^(?:about |around |roughly |over |under )?[$€£¥]?(?:\d[\d,.]*(?: ?(?:k|m|bn|million|billion|thousand|hundred))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)(?: ?(?:usd|eur|gbp|dollars|euros|pounds|%|percent))?(?:\/(?:mo|month|year|yr|seat|user))?(?: (?:a|per) (?:month|year|seat|user))?$/iu;
+export const NUMBER = new RegExp(`^(?:about |around |roughly |over |under )?${CURRENCY_SIGN}${AMOUNT}${CURRENCY_AFTER}${PER_UNIT}$`, "iu");
 
 /** A person's name, capitalised words: "Hank Scorpio". */
 const PERSON = "\\p{Lu}[\\p{L}.'-]{0,30}(?: \\p{Lu}[\\p{L}.'-]{0,30}){0,3}";
@@ -101,38 +133,369 @@ const LEAVE = "(?:[\\p{Ll}-]{2,20} ){0,2}(?:leave|sabbatical|vacation|holiday|fu
 /** "the", "a" or a possessive before a value: "on her parental leave". */
 const ARTICLE_OR_OWN = "(?:a |an |the |his |her |their |my )?";
 /** A length of time: "12-month", "two years" (claim.ts writes both as "12 months"). Groups: count, unit. */
-const DURATION_WORDS = "(?<count>\\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ](?<unit>day|week|month|year)s?";
+const DURATION_WORDS = `(?<count>\\d{1,3}|${NUMBER_WORDS})[- ](?<unit>day|week|month|year)s?`;
 export const DURATION = new RegExp(`^${DURATION_WORDS}$`, "u");
 /** A range of hours: "9 to 5", "10am-6pm", "8:30 until 4:30". */
 const HOUR = "\\d{1,2}(?::\\d{2})?(?: ?[ap]\\.?m\\.?)?";
 const HOURS = `${HOUR} ?(?:to|-|–|until|till) ?${HOUR}`;
-const LIVES =
-  "(?:lives?|is living|living|resides?|works remotely|is working remotely|works remotely|is based|'s based|are based|am based|based|is located|'s located|is headquartered|'s headquartered|are headquartered|headquartered)";
+const LIVES = anyOf([
+  "lives?",
+  "is living",
+  "living",
+  "resides?",
+  "works remotely",
+  "is working remotely",
+  "works remotely",
+  "is based",
+  "'s based",
+  "are based",
+  "am based",
+  "based",
+  "is located",
+  "'s located",
+  "is headquartered",
+  "'s headquartered",
+  "are headquartered",
+  "headquartered",
+]);
 const MOVED = "(?:(?:has |have )?(?:moved|relocated))";
-const DATE_ATTR =
-  "(?<attr>launch|release|go-live|kickoff|kick-off|deadline|due date|delivery|delivery date|renewal|renewal date|launch date|release date|ship date|start date|end date|cutover|cutover date|go-live date|target date|demo|demo date)";
-const SHIFTED =
-  "(?:is |was |has been |got |just )?(?:moved|pushed|pushed back|pushed out|delayed|rescheduled|postponed|slipped|set|scheduled|planned|brought forward|moved up|changed|shifted|extended|confirmed) (?:back )?(?:to|for|until|till) ";
+const DATE_ATTRIBUTES = [
+  "launch",
+  "release",
+  "go-live",
+  "kickoff",
+  "kick-off",
+  "deadline",
+  "due date",
+  "delivery",
+  "delivery date",
+  "renewal",
+  "renewal date",
+  "launch date",
+  "release date",
+  "ship date",
+  "start date",
+  "end date",
+  "cutover",
+  "cutover date",
+  "go-live date",
+  "target date",
+  "demo",
+  "demo date",
+];
+const DATE_ATTR = `(?<attr>${DATE_ATTRIBUTES.join("|")})`;
+const DATE_SHIFT_VERB = anyOf([
+  "moved",
+  "pushed",
+  "pushed back",
+  "pushed out",
+  "delayed",
+  "rescheduled",
+  "postponed",
+  "slipped",
+  "set",
+  "scheduled",
+  "planned",
+  "brought forward",
+  "moved up",
+  "changed",
+  "shifted",
+  "extended",
+  "confirmed",
+]);
+const SHIFTED = `(?:is |was |has been |got |just )?${DATE_SHIFT_VERB} (?:back )?(?:to|for|until|till) `;
 /** Verbs of a value changing: "changed", "was raised", "slipped". */
-const SHIFT_VERB =
-  "(?:changed|moved|switched|went up|went down|rose|fell|dropped|increased|decreased|grew|shrank|slipped|raised|lowered|bumped(?: up)?|cut|pushed(?: back| out)?|extended|renamed|updated|reduced|upgraded|downgraded|set|migrated|rescheduled|postponed|delayed|shifted|brought forward|moved up|expanded|jumped|climbed|doubled|halved|revised|adjusted|reassigned|transferred|handed over|went)";
+const SHIFT_VERB = anyOf([
+  "changed",
+  "moved",
+  "switched",
+  "went up",
+  "went down",
+  "rose",
+  "fell",
+  "dropped",
+  "increased",
+  "decreased",
+  "grew",
+  "shrank",
+  "slipped",
+  "raised",
+  "lowered",
+  "bumped(?: up)?",
+  "cut",
+  "pushed(?: back| out)?",
+  "extended",
+  "renamed",
+  "updated",
+  "reduced",
+  "upgraded",
+  "downgraded",
+  "set",
+  "migrated",
+  "rescheduled",
+  "postponed",
+  "delayed",
+  "shifted",
+  "brought forward",
+  "moved up",
+  "expanded",
+  "jumped",
+  "climbed",
+  "doubled",
+  "halved",
+  "revised",
+  "adjusted",
+  "reassigned",
+  "transferred",
+  "handed over",
+  "went",
+]);
+/** "changed to", "slipped back to", "moved into". */
+const SHIFT_TO = `${SHIFT_VERB} (?:back )?(?:to|until|till|into) `;
 /** A value changing: "changed to", "was raised to", "slipped to", "moved to". */
-const SHIFT = `(?:has |have |was |were |has been |have been |got |just |is being )?${SHIFT_VERB} (?:back )?(?:to|until|till|into) `;
+const SHIFT = `(?:has |have |was |were |has been |have been |got |just |is being )?${SHIFT_TO}`;
 /** Events a thing has one date for: "the API v1 deprecation", "the Atlas launch". */
 const EVENT_NOUN = "deprecation|sunset|launch|release|migration|go-live|kickoff|code freeze|feature freeze";
 const MONEY_ATTR = "(?<attr>budget|price|cost|salary|rate|fee|valuation|revenue|arr|mrr|pricing|contract value)";
-const MONEY_SHIFT =
-  "(?:was |has been |got |just )?(?:raised|increased|cut|reduced|lowered|dropped|bumped|changed|set|adjusted|revised|went up|went down|rose|fell|grew|doubled|updated|bumped up) (?:to|at) ";
+const MONEY_SHIFT_VERB = anyOf([
+  "raised",
+  "increased",
+  "cut",
+  "reduced",
+  "lowered",
+  "dropped",
+  "bumped",
+  "changed",
+  "set",
+  "adjusted",
+  "revised",
+  "went up",
+  "went down",
+  "rose",
+  "fell",
+  "grew",
+  "doubled",
+  "updated",
+  "bumped up",
+]);
+const MONEY_SHIFT = `(?:was |has been |got |just )?${MONEY_SHIFT_VERB} (?:to|at) `;
 
+const OTHER_RULE_WORDS = "due|scheduled|set|expected|planned|slated|based|located|headquartered|owned|managed|led|run|maintained|married|engaged";
 /**
  * A possessive rule whose "value" starts with one of these is really another rule's sentence:
  * "Contoso's invoice is due on the 1st" is a due date, not the invoice's value, and "Blue Sun's
  * rate limit was raised to 5,000" is the shifted rate limit, not the value "raised to 5,000".
  */
-export const NOT_VALUE_START = new RegExp(
-  `^(?:due|scheduled|set|expected|planned|slated|based|located|headquartered|owned|managed|led|run|maintained|married|engaged|on (?:the |a |an )?[\\p{L}\\d+ -]{1,40} (?:plan|tier)$|${SHIFT_VERB} (?:back )?(?:to|until|till|into) )`,
-  "iu",
-);
+export const NOT_VALUE_START = new RegExp(`^(?:${OTHER_RULE_WORDS}|on (?:the |a |an )?[\\p{L}\\d+ -]{1,40} (?:plan|tier)$|${SHIFT_TO})`, "iu");
+
+/** Attributes that end a compound subject: "the Atlas launch date", "the search service owner". */
+const COMPOUND_ATTRIBUTES = [
+  "launch date",
+  "release date",
+  "due date",
+  "deadline",
+  "budget",
+  "owner",
+  "status",
+  "price",
+  "renewal date",
+  "start date",
+  "end date",
+  "go-live date",
+  "target date",
+  "plan",
+  "headcount",
+  "seat count",
+  "time zone",
+  "timezone",
+  "lead",
+  "manager",
+  "version",
+  "stage",
+  "priority",
+  "tier",
+  "kickoff date",
+  "ship date",
+  "length",
+  "duration",
+  "cadence",
+  "frequency",
+  "capacity",
+  "limit",
+  "size",
+  "region",
+  "url",
+  "domain",
+  "runtime",
+  "database",
+  "host",
+  "provider",
+  "vendor",
+  "code freeze",
+  "feature freeze",
+];
+/** A collective subject that moves a meeting or an event: "We've", "The team", "They have". */
+const WE_HAVE = "(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ";
+const EVENT_SHIFT_VERB = "(?:moved|rescheduled|shifted|changed|pushed|postponed|delayed|brought forward|moved up)";
+/** Verbs before a count: "has 50 seats", "employs 200 people". */
+const HAS_COUNT = "has|have|employs|pays for|is paying for|is licensed for|licenses|licences|runs|operates|manages|requires|require|needs|need";
+/** A count that changed: "grew to 60", "dropped from 50 to 40". */
+const COUNT_CHANGED_TO = "(?:dropped|grew|went up|went down|expanded|shrank|increased|decreased|is down|is up|fell|rose|jumped|climbed)(?: from \\S{1,20})? to";
+const COUNT_VALUE = "(?<value>\\S{1,20}(?: (?:million|thousand|hundred))?)";
+/** "changed its domain", "cut headcount". */
+const CHANGED_OWN = anyOf([
+  "changed",
+  "moved",
+  "switched",
+  "updated",
+  "renamed",
+  "raised",
+  "lowered",
+  "cut",
+  "increased",
+  "reduced",
+  "upgraded",
+  "downgraded",
+  "migrated",
+  "bumped",
+  "extended",
+  "pushed",
+  "set",
+  "reset",
+  "dropped",
+  "grew",
+  "expanded",
+  "shrank",
+  "doubled",
+  "halved",
+]);
+/** How a recurring thing is said to happen: "is held", "takes place", "ships", "was moved to". */
+const HAPPENS = anyOf([
+  "(?:is |are |was |were )?(?:held|scheduled|planned|run|done|released|deployed|published|sent)",
+  "happens?",
+  "takes? place",
+  "runs?",
+  "meets?",
+  "ships?",
+  "go(?:es)? out",
+  "occurs?",
+  "deploys?",
+  "release",
+  "releases",
+  "gets released",
+  "get released",
+  "starts?",
+  "begins?",
+  "(?:was |were |has been |got )?(?:moved|changed|shifted|switched|rescheduled|pushed|bumped) (?:back )?to",
+]);
+const TEAM_MOVE = "(?:moved|switched|transferred|was moved|was transferred|joined|rotated) (?:to|onto|into)?";
+const TEAM_NOUN = "(?:team|squad|group|pod|department|org)";
+const REPRIORITIZED = "(?:was |has been |got )?(?:escalated|bumped|raised|lowered|downgraded|deprioritized|reprioritized|moved|set|changed) to";
+const PRIORITY_LEVEL = "(?<value>[Pp][0-4]|[Ss]ev ?[0-4]|[Ss][0-4])";
+/** What happened to an account or a project, as its status: "churned", "was paused". */
+const STATUS_EVENTS = [
+  "churned",
+  "resumed",
+  "launched",
+  "shipped",
+  "stalled",
+  "went live",
+  "was cancell?ed",
+  "was paused",
+  "was approved",
+  "was rejected",
+  "was archived",
+  "was deprecated",
+  "was completed",
+  "was sunset",
+  "was sunsetted",
+  "converted to (?:a |an )?[\\p{L} -]{2,30}",
+];
+const JOINED = anyOf([
+  "joined",
+  "has joined",
+  "started at",
+  "has started at",
+  "started working at",
+  "is employed (?:at|by)",
+  "was hired by",
+  "got hired at",
+  "got a job at",
+  "took a job at",
+  "left for",
+]);
+/** A plan by name: "the business plan", "an enterprise tier". */
+const PLAN_NAME = `${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?) (?:plan|tier|subscription|package|edition)`;
+const PLAN_CHANGE = "(?:upgraded|downgraded|switched|moved|changed|migrated|converted)(?: (?:its|their) plan)?";
+/** Verbs that say when a thing happens, named as its date: "launches" is the launch date. */
+const DATED_VERBS = [
+  "launch",
+  "launches",
+  "release",
+  "releases",
+  "ship",
+  "ships",
+  "go live",
+  "goes live",
+  "go-live",
+  "renew",
+  "renews",
+  "kick off",
+  "kicks off",
+  "start",
+  "starts",
+  "begin",
+  "begins",
+  "end",
+  "ends",
+  "wrap up",
+  "wraps up",
+  "close",
+  "closes",
+  "expire",
+  "expires",
+  "open",
+  "opens",
+  "land",
+  "lands",
+  "is launching",
+  "is releasing",
+  "is shipping",
+  "is renewing",
+  "is up for renewal",
+];
+const COSTS = anyOf([
+  "costs",
+  "will cost",
+  "would cost",
+  "is priced at",
+  "sells for",
+  "is sold for",
+  "goes for",
+  "is billed at",
+  "charges",
+  "pays",
+  "is paying",
+  "now pays",
+]);
+/** Taking on a role: "was promoted to", "took over as". */
+const BECAME = anyOf([
+  "promoted to",
+  "named",
+  "appointed",
+  "became",
+  "becomes",
+  "works as",
+  "is working as",
+  "now works as",
+  "stepped up as",
+  "took over as",
+  "was hired as",
+  "joined as",
+]);
+const CONTRACT_NOUN = "(?:contract|term|agreement|commitment|deal)";
+/** Verbs that put a thing into a status: "went into beta", "has reached GA". */
+const INTO_STATUS = [" has been", " have been", " went", " moved to", " moved into", " went into", " moved back to", " is now in", " has reached", " reached"];
 
 /** Statement rules, in precedence order. */
 export const CLAIM_RULES: readonly ClaimRule[] = [
@@ -146,10 +509,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   {
     name: "compound_attribute",
     cardinality: "one",
-    pattern: new RegExp(
-      `^(?:[Tt]he )?${SUBJECT} (?<attr>launch date|release date|due date|deadline|budget|owner|status|price|renewal date|start date|end date|go-live date|target date|plan|headcount|seat count|time zone|timezone|lead|manager|version|stage|priority|tier|kickoff date|ship date|length|duration|cadence|frequency|capacity|limit|size|region|url|domain|runtime|database|host|provider|vendor|code freeze|feature freeze)${COPULA}${VALUE}$`,
-      "u",
-    ),
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} (?<attr>${COMPOUND_ATTRIBUTES.join("|")})${COPULA}${VALUE}$`, "u"),
   },
   // "Signe is now the ledger service's maintainer": the value comes first.
   {
@@ -164,10 +524,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     attribute: "schedule",
     value: "schedule",
-    pattern: new RegExp(
-      `^(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ${NOW}(?:moved|rescheduled|shifted|changed|pushed|switched) (?:the |our )${SUBJECT} (?:back )?to (?<value>.{1,60})$`,
-      "u",
-    ),
+    pattern: new RegExp(`^${WE_HAVE}${NOW}(?:moved|rescheduled|shifted|changed|pushed|switched) (?:the |our )${SUBJECT} (?:back )?to (?<value>.{1,60})$`, "u"),
   },
   // "The team pushed the API v1 deprecation to September 1": the event's date, as a decision to
   // "deprecate API v1 on June 1" keys it.
@@ -176,7 +533,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     value: "date",
     pattern: new RegExp(
-      `^(?:[Ww]e|[Tt]he team|[Tt]hey)(?:'ve| have)? ${NOW}(?:moved|rescheduled|shifted|changed|pushed|postponed|delayed|brought forward|moved up)(?: back)? (?:the |our )${SUBJECT} (?<attr>${EVENT_NOUN}) (?:back )?(?:to|until) (?<value>.{1,60})$`,
+      `^${WE_HAVE}${NOW}${EVENT_SHIFT_VERB}(?: back)? (?:the |our )${SUBJECT} (?<attr>${EVENT_NOUN}) (?:back )?(?:to|until) (?<value>.{1,60})$`,
       "u",
     ),
   },
@@ -187,7 +544,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     value: "number",
     pattern: new RegExp(
-      `^${SUBJECT} ${NOW}(?:has|have|employs|pays for|is paying for|is licensed for|licenses|licences|runs|operates|manages|requires|require|needs|need|(?:dropped|grew|went up|went down|expanded|shrank|increased|decreased|is down|is up|fell|rose|jumped|climbed)(?: from \\S{1,20})? to) (?<value>\\S{1,20}(?: (?:million|thousand|hundred))?) (?:active |paid |full-time |licensed )?(?<attr>[\\p{L}-]{2,20})$`,
+      `^${SUBJECT} ${NOW}(?:${HAS_COUNT}|${COUNT_CHANGED_TO}) ${COUNT_VALUE} (?:active |paid |full-time |licensed )?(?<attr>[\\p{L}-]{2,20})$`,
       "u",
     ),
   },
@@ -200,10 +557,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   {
     name: "changed_own_attribute",
     cardinality: "one",
-    pattern: new RegExp(
-      `^${SUBJECT} ${NOW}(?:has |have )?(?:changed|moved|switched|updated|renamed|raised|lowered|cut|increased|reduced|upgraded|downgraded|migrated|bumped|extended|pushed|set|reset|dropped|grew|expanded|shrank|doubled|halved) (?:(?:his|her|their|its|our|my|the) )?${ATTR} (?:from .{1,40}? )?to ${VALUE}$`,
-      "u",
-    ),
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has |have )?${CHANGED_OWN} (?:(?:his|her|their|its|our|my|the) )?${ATTR} (?:from .{1,40}? )?to ${VALUE}$`, "u"),
   },
   {
     name: "date_shifted",
@@ -223,10 +577,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     attribute: "schedule",
     value: "schedule",
-    pattern: new RegExp(
-      `^(?:[Tt]he |[Oo]ur )?${SUBJECT}(?:${IS}(?: now| currently| still)?| ${NOW}(?:(?:is |are |was |were )?(?:held|scheduled|planned|run|done|released|deployed|published|sent)|happens?|takes? place|runs?|meets?|ships?|go(?:es)? out|occurs?|deploys?|release|releases|gets released|get released|starts?|begins?|(?:was |were |has been |got )?(?:moved|changed|shifted|switched|rescheduled|pushed|bumped) (?:back )?to)) (?<value>.{1,60})$`,
-      "u",
-    ),
+    pattern: new RegExp(`^(?:[Tt]he |[Oo]ur )?${SUBJECT}(?:${IS}(?: now| currently| still)?| ${NOW}${HAPPENS}) (?<value>.{1,60})$`, "u"),
   },
   // "Our standup time is 9:30": the team's attribute.
   { name: "our_attribute", cardinality: "one", pattern: new RegExp(`^[Oo]ur ${ATTR}${COPULA}${VALUE}$`, "u"), fixedSubject: "team" },
@@ -235,10 +586,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "on_team",
     cardinality: "one",
     attribute: "team",
-    pattern: new RegExp(
-      `^${SUBJECT}(?:${IS} ${NOW}(?:on|in|part of)| ${NOW}(?:moved|switched|transferred|was moved|was transferred|joined|rotated) (?:to|onto|into)?) the (?<value>[\\p{L}\\d& -]{1,40}?) (?:team|squad|group|pod|department|org)$`,
-      "u",
-    ),
+    pattern: new RegExp(`^${SUBJECT}(?:${IS} ${NOW}(?:on|in|part of)| ${NOW}${TEAM_MOVE}) the (?<value>[\\p{L}\\d& -]{1,40}?) ${TEAM_NOUN}$`, "u"),
   },
   // "The mobile app is on version 2.4", "The rollout is at 50%".
   {
@@ -269,10 +617,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "priority",
     cardinality: "one",
     attribute: "priority",
-    pattern: new RegExp(
-      `^(?:[Tt]he )?${SUBJECT}(?:${IS}| (?:was |has been |got )?(?:escalated|bumped|raised|lowered|downgraded|deprioritized|reprioritized|moved|set|changed) to) ${NOW}(?:a )?(?<value>[Pp][0-4]|[Ss]ev ?[0-4]|[Ss][0-4])(?: priority)?$`,
-      "u",
-    ),
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:${IS}| ${REPRIORITIZED}) ${NOW}(?:a )?${PRIORITY_LEVEL}(?: priority)?$`, "u"),
   },
   // "Tyrell Systems is a Series A startup", "is now at Series B".
   {
@@ -289,10 +634,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "status_verb",
     cardinality: "one",
     attribute: "status",
-    pattern: new RegExp(
-      `^(?:[Tt]he )?${SUBJECT} ${NOW}(?:has |have )?(?<value>churned|resumed|launched|shipped|stalled|went live|was cancell?ed|was paused|was approved|was rejected|was archived|was deprecated|was completed|was sunset|was sunsetted|converted to (?:a |an )?[\\p{L} -]{2,30})$`,
-      "u",
-    ),
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT} ${NOW}(?:has |have )?(?<value>${STATUS_EVENTS.join("|")})$`, "u"),
   },
   // Where someone lives or something is based: "Priya lives in Lisbon", "Acme is headquartered in Austin".
   {
@@ -333,10 +675,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     attribute: "employer",
     value: "proper",
-    pattern: new RegExp(
-      `^${SUBJECT} ${NOW}(?:joined|has joined|started at|has started at|started working at|is employed (?:at|by)|was hired by|got hired at|got a job at|took a job at|left for) ${VALUE}$`,
-      "u",
-    ),
+    pattern: new RegExp(`^${SUBJECT} ${NOW}${JOINED} ${VALUE}$`, "u"),
   },
   // "Maya left Acme": she no longer works there.
   {
@@ -405,19 +744,13 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     name: "on_plan",
     cardinality: "one",
     attribute: "plan",
-    pattern: new RegExp(
-      `^${SUBJECT}${IS} ${NOW}(?:on|subscribed to) ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?) (?:plan|tier|subscription|package|edition)$`,
-      "u",
-    ),
+    pattern: new RegExp(`^${SUBJECT}${IS} ${NOW}(?:on|subscribed to) ${PLAN_NAME}$`, "u"),
   },
   {
     name: "changed_plan",
     cardinality: "one",
     attribute: "plan",
-    pattern: new RegExp(
-      `^${SUBJECT} ${NOW}(?:has |have )?(?:upgraded|downgraded|switched|moved|changed|migrated|converted)(?: (?:its|their) plan)?(?: from .{1,40}?)? to ${ARTICLE}(?<value>[\\p{L}\\d+ -]{1,40}?) (?:plan|tier|subscription|package|edition)$`,
-      "u",
-    ),
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:has |have )?${PLAN_CHANGE}(?: from .{1,40}?)? to ${PLAN_NAME}$`, "u"),
   },
   // Dates by verb: "Atlas launches on May 1", "Acme renews in March", "The report is due Friday".
   {
@@ -432,7 +765,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     value: "date",
     pattern: new RegExp(
-      `^(?:[Tt]he )?${SUBJECT}(?:${IS} (?:scheduled|set|planned|expected|slated|due) to| will|'ll)? ${NOW}(?<attr>launch|launches|release|releases|ship|ships|go live|goes live|go-live|renew|renews|kick off|kicks off|start|starts|begin|begins|end|ends|wrap up|wraps up|close|closes|expire|expires|open|opens|land|lands|is launching|is releasing|is shipping|is renewing|is up for renewal) ${VALUE}$`,
+      `^(?:[Tt]he )?${SUBJECT}(?:${IS} (?:scheduled|set|planned|expected|slated|due) to| will|'ll)? ${NOW}(?<attr>${DATED_VERBS.join("|")}) ${VALUE}$`,
       "u",
     ),
   },
@@ -442,10 +775,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     attribute: "price",
     value: "number",
-    pattern: new RegExp(
-      `^(?:[Tt]he )?${SUBJECT}(?: now| currently)? (?:costs|will cost|would cost|is priced at|sells for|is sold for|goes for|is billed at|charges|pays|is paying|now pays) ${VALUE}$`,
-      "u",
-    ),
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?: now| currently)? ${COSTS} ${VALUE}$`, "u"),
   },
   {
     name: "budget_of",
@@ -466,10 +796,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     attribute: "role",
     value: "title",
-    pattern: new RegExp(
-      `^${SUBJECT} ${NOW}(?:was |has been |got |just got )?(?:promoted to|named|appointed|became|becomes|works as|is working as|now works as|stepped up as|took over as|was hired as|joined as)(?: the| a| an)? ${VALUE}$`,
-      "u",
-    ),
+    pattern: new RegExp(`^${SUBJECT} ${NOW}(?:was |has been |got |just got )?${BECAME}(?: the| a| an)? ${VALUE}$`, "u"),
   },
   // "Hank Scorpio stepped down as Globex CEO": Globex's CEO is no longer Hank Scorpio.
   {
@@ -495,7 +822,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     attribute: "contract term",
     pattern: new RegExp(
-      `^${SUBJECT}(?:${IS} ${NOW}on| ${NOW}(?:signed|renewed for|is signed for)) (?:a |an )(?<value>${DURATION_WORDS}) (?:contract|term|agreement|commitment|deal)$`,
+      `^${SUBJECT}(?:${IS} ${NOW}on| ${NOW}(?:signed|renewed for|is signed for)) (?:a |an )(?<value>${DURATION_WORDS}) ${CONTRACT_NOUN}$`,
       "u",
     ),
   },
@@ -509,10 +836,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     cardinality: "one",
     attribute: "status",
     value: "status",
-    pattern: new RegExp(
-      `^(?:[Tt]he )?${SUBJECT}(?:${IS}| has been| have been| went| moved to| moved into| went into| moved back to| is now in| has reached| reached) ${NOW}${VALUE}$`,
-      "u",
-    ),
+    pattern: new RegExp(`^(?:[Tt]he )?${SUBJECT}(?:${IS}|${INTO_STATUS.join("|")}) ${NOW}${VALUE}$`, "u"),
   },
 ];
 
@@ -614,6 +938,11 @@ export interface ValueClass {
 /** Verbs that put a service on a runtime or in a region: "runs on Node 18", "was moved to eu-west-1". */
 const RUNS_ON =
   /\b(?:runs?|running|ran|is on|are on|was on|upgraded|downgraded|migrated|moved|switched|uses|using|built on|pinned|deployed|hosted|targets)\b/iu;
+const COMPASS_POINT = "(?:east|west|north|south|central|northeast|northwest|southeast|southwest)";
+/** AWS and Azure style: "us-east-1", "EU-West", "us-gov-west-1". */
+const AWS_REGION = `(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-${COMPASS_POINT}(?:-\\d)?`;
+/** GCP style: "europe-west1". */
+const GCP_REGION = `(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-${COMPASS_POINT}\\d`;
 /** A runtime's version: "Node 18", "Node.js 20.11", "Python 3.12". Group: value. */
 const version = (names: string, number: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}-])(?:${names}) ?v?(?<value>${number})(?![\\p{L}\\p{N}]|\\.\\d)`, "iu");
 
@@ -707,8 +1036,7 @@ export const VALUE_CLASSES: readonly ValueClass[] = [
   {
     name: "region",
     attributes: ["region"],
-    pattern:
-      /(?<![\p{L}\p{N}-])(?<value>(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)(?:-\d)?|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)\d)(?![\p{L}\p{N}-])/iu,
+    pattern: new RegExp(`(?<![\\p{L}\\p{N}-])(?<value>${AWS_REGION}|${GCP_REGION})(?![\\p{L}\\p{N}-])`, "iu"),
     context: new RegExp(`${RUNS_ON.source}|\\b(?:is|are) (?:now )?in\\b|\\bregion\\b`, "iu"),
   },
   // One version of each runtime at a time: "runs on Node 18" -> "was upgraded to Node 20".
@@ -767,17 +1095,21 @@ export const NEGATION_FOLDS: readonly NegationFold[] = [
   // "Iris is back from parental leave": no longer on it.
   {
     name: "back_from",
-    pattern:
-      /(\bis|\bare|\bam|'s|'re|'m) (?:now |finally |just )?back from (?:(?:a|an|the|his|her|their|my) )?(?=(?:[\p{Ll}-]{2,20} ){0,2}(?:leave|sabbatical|vacation|holiday|furlough)$)/iu,
+    pattern: new RegExp(`(\\bis|\\bare|\\bam|'s|'re|'m) (?:now |finally |just )?back from (?:(?:a|an|the|his|her|their|my) )?(?=${LEAVE}$)`, "iu"),
     replacement: "$1 on ",
   },
   {
     name: "returned_from",
-    pattern: /\b(?:has |have )?returned from (?:(?:a|an|the|his|her|their|my) )?(?=(?:[\p{Ll}-]{2,20} ){0,2}(?:leave|sabbatical|vacation|holiday|furlough)$)/iu,
+    pattern: new RegExp(`\\b(?:has |have )?returned from (?:(?:a|an|the|his|her|their|my) )?(?=${LEAVE}$)`, "iu"),
     replacement: "is on ",
   },
   { name: "stopped", pattern: /\b(?:has |have |recently |just )?(?:stopped|quit|gave up|given up|ceased) (?=\p{L}{2,30}ing\b)/iu, replacement: "" },
 ];
+const NAME_WORD = "\\p{Lu}[\\p{L}'-]{0,30}";
+const SAID = "(?:said|says|mentioned|told us|told me|confirmed|let us know)";
+const BETA_ROLE = "(?:tester|user|customer|participant|partner)s?";
+const WORK_STATE = "(?:on hold|paused|blocked|stalled|frozen|on track|at risk|behind schedule|delayed)";
+const WORK_PROGRESS = `(?:has |have )?(?:resumed|stalled)|(?:is|was|has been) ${WORK_STATE}`;
 /**
  * Phrasings rewritten into one a rule reads, keeping what they claim, so the statement and its end
  * meet on one claim: "Acme is a beta tester for Insights" is membership of the Insights beta, which
@@ -794,8 +1126,7 @@ export const REPHRASINGS: readonly NegationFold[] = [
   // Reported speech about oneself: "Katherine said she'd rather go by Kat" is Katherine's own claim.
   {
     name: "reported_speech",
-    pattern:
-      /^(\p{Lu}[\p{L}'-]{0,30}(?: \p{Lu}[\p{L}'-]{0,30})?) (?:said|says|mentioned|told us|told me|confirmed|let us know) (?:that )?(?:she|he|they)(?:'d| would) rather /u,
+    pattern: new RegExp(`^(${NAME_WORD}(?: ${NAME_WORD})?) ${SAID} (?:that )?(?:she|he|they)(?:'d| would) rather `, "u"),
     replacement: "$1 would rather ",
   },
   // "I'm based in Tamale" reads like "Tom is based in ...".
@@ -811,8 +1142,7 @@ export const REPHRASINGS: readonly NegationFold[] = [
   },
   {
     name: "beta_participant",
-    pattern:
-      /^(.{1,60}?) (is|are|was) (?:a |an )?(beta|alpha|pilot|early access) (?:tester|user|customer|participant|partner)s? (?:for|of|in|on) (?:the )?(.{1,60})$/u,
+    pattern: new RegExp(`^(.{1,60}?) (is|are|was) (?:a |an )?(beta|alpha|pilot|early access) ${BETA_ROLE} (?:for|of|in|on) (?:the )?(.{1,60})$`, "u"),
     replacement: "$1 $2 a member of the $4 $3",
   },
   {
@@ -823,14 +1153,31 @@ export const REPHRASINGS: readonly NegationFold[] = [
   // "Work on the dashboard has resumed" is the dashboard's status.
   {
     name: "work_on",
-    pattern:
-      /^(?:[Ww]ork|[Dd]evelopment|[Pp]rogress) on (?:the )?(.{1,60}?) ((?:has |have )?(?:resumed|stalled)|(?:is|was|has been) (?:on hold|paused|blocked|stalled|frozen|on track|at risk|behind schedule|delayed))$/u,
+    pattern: new RegExp(`^(?:[Ww]ork|[Dd]evelopment|[Pp]rogress) on (?:the )?(.{1,60}?) (${WORK_PROGRESS})$`, "u"),
     replacement: "The $1 $2",
   },
 ];
 /** Words at the end of a statement that only stress that it is current: "Pablo is 28 now". */
-export const CURRENT_TAIL =
-  /(?:,? (?:now|instead|after all|these days|currently|at the moment|as of today|as of now|going forward|from now on|again|last (?:week|month|year|quarter)|this (?:week|month|year|quarter)|next (?:week|month|year|quarter)|yesterday|today|recently))+$/iu;
+const CURRENT_WORDS = anyOf([
+  "now",
+  "instead",
+  "after all",
+  "these days",
+  "currently",
+  "at the moment",
+  "as of today",
+  "as of now",
+  "going forward",
+  "from now on",
+  "again",
+  "last (?:week|month|year|quarter)",
+  "this (?:week|month|year|quarter)",
+  "next (?:week|month|year|quarter)",
+  "yesterday",
+  "today",
+  "recently",
+]);
+export const CURRENT_TAIL = new RegExp(`(?:,? ${CURRENT_WORDS})+$`, "iu");
 /** When a change happened, said after the claim: "was promoted to Staff Engineer in Q2". */
 const WHEN_WORDS = [
   "january",
@@ -867,14 +1214,13 @@ const WHEN_WORDS = [
   "the offsite",
 ];
 const WHEN_PREPOSITIONS = ["in", "on", "since", "as of", "over", "during", "after", "starting", "effective", "from"];
+const WHEN_NAMED = `${anyOf(WHEN_WORDS)}(?: \\d{1,2}(?:st|nd|rd|th)?)?(?:,? \\d{4})?`;
+const WHEN_DAY_MONTH = `\\d{1,2} ${anyOf(WHEN_WORDS.slice(0, 12))}`;
 /**
  * A trailing time adjunct: "in March", "since the move", "as of April 28", "on 3/1". Claims are
  * read without it first, and with it when that gives none ("Atlas launches on May 1").
  */
-export const WHEN_TAIL = new RegExp(
-  `,? (?:${WHEN_PREPOSITIONS.join("|")}) (?:(?:${WHEN_WORDS.join("|")})(?: \\d{1,2}(?:st|nd|rd|th)?)?(?:,? \\d{4})?|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|\\d{1,2} (?:${WHEN_WORDS.slice(0, 12).join("|")})|\\d{4})$`,
-  "iu",
-);
+export const WHEN_TAIL = new RegExp(`,? ${anyOf(WHEN_PREPOSITIONS)} (?:${WHEN_NAMED}|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|${WHEN_DAY_MONTH}|\\d{4})$`, "iu");
 /** Words after a negation that only stress it: "doesn't play it anymore". */
 export const NEGATION_TAIL = /(?:,? (?:anymore|any more|any longer|these days|now))+$/iu;
 
@@ -885,16 +1231,30 @@ export const NEGATION_TAIL = /(?:,? (?:anymore|any more|any longer|these days|no
  */
 export const STATE: Rule = { name: "state", pattern: new RegExp(`^${SUBJECT}(?: is|'s| are|'re| am|'m) (?:a |an )?(?<value>[\\p{L}-]{2,30})$`, "u") };
 export const HABIT: Rule = { name: "habit", pattern: new RegExp(`^${SUBJECT} (?<verb>\\p{Ll}{2,20}) (?<value>.{1,80})$`, "u") };
+const USING = anyOf([
+  "use",
+  "uses",
+  "using",
+  "going with",
+  "go with",
+  "went with",
+  "switched to",
+  "moved to",
+  "migrated to",
+  "standardized on",
+  "standardised on",
+  "picked",
+  "chose",
+  "rely on",
+  "relies on",
+]);
 /**
  * "We use Jira for bug tracking", "We're going with AWS for hosting": one tool per purpose.
  * Decisions to use something for a purpose key the same way. Groups: subject, value, scope.
  */
 export const USE_FOR: Rule = {
   name: "use_for",
-  pattern: new RegExp(
-    `^${SUBJECT}(?:'re| are| will|'ll)? ${NOW}(?:use|uses|using|going with|go with|went with|switched to|moved to|migrated to|standardized on|standardised on|picked|chose|rely on|relies on) (?<value>.{1,60}?) (?:for|as) (?<scope>.{1,60})$`,
-    "u",
-  ),
+  pattern: new RegExp(`^${SUBJECT}(?:'re| are| will|'ll)? ${NOW}${USING} (?<value>.{1,60}?) (?:for|as) (?<scope>.{1,60})$`, "u"),
 };
 
 /** "prefers A over B": the explicit comparison a reversal replaces. Groups: a, b. */
@@ -902,14 +1262,12 @@ export const COMPARISON = /^(?<a>.{1,60}?) (?:over|to|rather than|instead of|mor
 /** "prefers Slack for status updates": a preference scoped to one purpose holds one value. Groups: value, scope. */
 export const PREFERENCE_SCOPE = /^(?<value>.{1,80}?) for (?<scope>[\p{L}\p{N}-]{1,30}(?: [\p{L}\p{N}-]{1,30}){0,3})$/u;
 
+const DECIDED = "(?:have |has |'ve |just |finally |now |officially ){0,6}(?:decided|agreed|chose|opted|resolved|voted|settled|committed)";
 /**
  * Decisions: "We decided to release on Tuesdays", "The team agreed to use Redis for the job
  * queue", "We decided that releases ship on Thursdays". Groups: subject, value (what was decided).
  */
-export const DECISION = new RegExp(
-  `^${SUBJECT} (?:have |has |'ve |just |finally |now |officially ){0,6}(?:decided|agreed|chose|opted|resolved|voted|settled|committed)(?: (?<how>to|on|that|for|upon))? (?<value>.{1,160})$`,
-  "u",
-);
+export const DECISION = new RegExp(`^${SUBJECT} ${DECIDED}(?: (?<how>to|on|that|for|upon))? (?<value>.{1,160})$`, "u");
 /** Verbs that mean "use" in a decision, so "go with Redis" and "use Postgres" answer one question. */
 export const USE_VERBS: ReadonlySet<string> = new Set([
   "use",
@@ -967,6 +1325,48 @@ export interface ClaimBlocker extends Rule {
   readonly afterFolding?: boolean;
 }
 
+const HEDGE = anyOf([
+  "maybe",
+  "probably",
+  "perhaps",
+  "possibly",
+  "might",
+  "may be",
+  "unsure",
+  "unclear",
+  "allegedly",
+  "rumou?red",
+  "supposedly",
+  "apparently",
+  "i think",
+  "i guess",
+  "i believe",
+  "if",
+  "unless",
+  "considering",
+  "thinking about",
+  "plans? to",
+  "planning to",
+  "hopes? to",
+  "wants? to",
+  "would like to",
+  "could",
+  "should",
+  "likely",
+  "unlikely",
+  "expected to",
+  "rumor",
+  "rumour",
+  "reportedly",
+  "seems",
+  "seemed",
+  "sounds like",
+  "talking about",
+  "proposed",
+  "suggested",
+  "might be",
+]);
+
 export const CLAIM_BLOCKERS: readonly ClaimBlocker[] = [
   // Negation left over after folding "no longer", "doesn't", "stopped" (claim.ts): "not only", "nobody".
   { name: "negation", afterFolding: true, pattern: /\b(?:not|never|no|nobody|no one|neither|nor|none|without)\b|n't\b/i },
@@ -977,14 +1377,15 @@ export const CLAIM_BLOCKERS: readonly ClaimBlocker[] = [
   // "Priya's manager is probably Tom": a guess must not replace a stated fact.
   {
     name: "hedge",
-    pattern:
-      /\b(?:maybe|probably|perhaps|possibly|might|may be|unsure|unclear|allegedly|rumou?red|supposedly|apparently|i think|i guess|i believe|if|unless|considering|thinking about|plans? to|planning to|hopes? to|wants? to|would like to|could|should|likely|unlikely|expected to|rumor|rumour|reportedly|seems|seemed|sounds like|talking about|proposed|suggested|might be)\b/i,
+    pattern: new RegExp(`\\b${HEDGE}\\b`, "i"),
   },
 ];
 
+const CLAUSE_START = "(?:who|which|whom|where|because|since|although|though|but|until|starting|effective|as of|after|when|while|instead of)";
+/** A parenthesis, a dash or a semicolon; a regex literal for its dashes, as CURRENCY_SIGN is. */
+const PUNCTUATION_END = / \(| - | – | — |;/.source;
 /** Where a value stops: a relative or subordinate clause, a parenthesis or a dash. */
-export const VALUE_END: RegExp =
-  /,? (?:who|which|whom|where|because|since|although|though|but|until|starting|effective|as of|after|when|while|instead of)\b|, (?:and|so)\b| and (?:joined|moved|started|is|was|became|now|then)\b| \(| - | – | — |;/iu;
+export const VALUE_END = new RegExp(`,? ${CLAUSE_START}\\b|, (?:and|so)\\b| and (?:joined|moved|started|is|was|became|now|then)\\b|${PUNCTUATION_END}`, "iu");
 
 /** Attribute words that show the "attribute" is really a verb phrase ("Priya's been ..."). */
 export const NOT_ATTRIBUTES: ReadonlySet<string> = new Set("been going gonna got done not also always never just really still now very a an the".split(" "));
@@ -1081,6 +1482,25 @@ export interface AttributeAlias extends Rule {
   readonly canonical: string;
 }
 
+const LAUNCH_WORDS = anyOf([
+  "launch",
+  "launch date",
+  "release",
+  "release date",
+  "go-live",
+  "go-live date",
+  "go live",
+  "ship date",
+  "launches",
+  "releases",
+  "ships",
+  "ship",
+  "goes live",
+  "is launching",
+  "is releasing",
+  "is shipping",
+]);
+
 export const ATTRIBUTE_ALIASES: readonly AttributeAlias[] = [
   // "boss", "line manager", "supervisor" name the same relationship as "manager" and "reports to".
   { name: "manager_synonym", pattern: /^(?:boss|line manager|direct manager|reporting manager|supervisor|manager)$/u, canonical: "manager" },
@@ -1103,8 +1523,7 @@ export const ATTRIBUTE_ALIASES: readonly AttributeAlias[] = [
   { name: "due_date_synonym", pattern: /^(?:deadline|due date|due)$/u, canonical: "due date" },
   {
     name: "launch_date_synonym",
-    pattern:
-      /^(?:launch|launch date|release|release date|go-live|go-live date|go live|ship date|launches|releases|ships|ship|goes live|is launching|is releasing|is shipping)$/u,
+    pattern: new RegExp(`^${LAUNCH_WORDS}$`, "u"),
     canonical: "launch date",
   },
   {

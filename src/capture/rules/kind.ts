@@ -1,5 +1,5 @@
 import type { FactKind } from "../../schema/memory";
-import type { Rule } from "./rule";
+import { anyOf, type Rule } from "./rule";
 
 /**
  * Kind classification. The table order is the precedence: decision, then preference, then
@@ -22,6 +22,72 @@ export interface KindRule extends Rule {
 
 /** "not", "n't", "never", "yet to" just before the verb undo a decision. */
 const NOT_BEFORE = "(?:\\bnot|n't|\\bnever|\\byet to|\\bto be)(?: yet| been| really| fully| formally)?";
+const ADOPT = "(?:use|adopt|go with|switch to|move to|migrate to|standardi[sz]e on|stick with|deprecate|sunset)";
+/** Subjects that can decide: "we", "let's", "I'll", "the team will". */
+const DECIDER = "(?:we're|we are|we'll|we will|we|let's|i'm|i am|i'll|team is|team will)";
+/** What a manager that is software, not a person, manages: "package manager", "secrets manager". */
+const MANAGED_THING = anyOf([
+  "package",
+  "password",
+  "window",
+  "secrets?",
+  "dependency",
+  "task",
+  "process",
+  "memory",
+  "connection",
+  "version",
+  "state",
+  "file",
+  "display",
+  "session",
+  "cache",
+  "resource",
+  "device",
+  "download",
+  "network",
+  "service",
+  "boot",
+  "config",
+  "certificate",
+  "credential",
+  "plugin",
+  "extension",
+  "node",
+  "cluster",
+  "environment",
+  "queue",
+  "job",
+  "lock",
+  "transaction",
+  "event",
+  "context",
+]);
+const PERSONAL_ATTRIBUTE = anyOf([
+  "manager",
+  "boss",
+  "role",
+  "job",
+  "title",
+  "position",
+  "occupation",
+  "age",
+  "birthday",
+  "hometown",
+  "pronouns",
+  "wife",
+  "husband",
+  "partner",
+  "spouse",
+  "kids",
+  "children",
+  "son",
+  "daughter",
+  "mother",
+  "father",
+  "mom",
+  "dad",
+]);
 
 export const KIND_RULES: readonly KindRule[] = [
   // "Decision: ship on Fridays": an explicit label.
@@ -46,8 +112,7 @@ export const KIND_RULES: readonly KindRule[] = [
   {
     name: "will_use",
     kind: "decision",
-    pattern:
-      /(?:\b(?:will|shall|are going to|is going to|am going to)|'ll) (?:use|adopt|go with|switch to|move to|migrate to|standardi[sz]e on|stick with|deprecate|sunset)\b/i,
+    pattern: new RegExp(`(?:\\b(?:will|shall|are going to|is going to|am going to)|'ll) ${ADOPT}\\b`, "i"),
   },
   // "The budget was approved", "Priya approved the design"; "not approved yet" is not one.
   { name: "approved", kind: "decision", pattern: /\bapproved\b/i, unless: new RegExp(`${NOT_BEFORE} approved\\b`, "i") },
@@ -60,8 +125,7 @@ export const KIND_RULES: readonly KindRule[] = [
   {
     name: "going_with",
     kind: "decision",
-    pattern:
-      /\b(?:we're|we are|we'll|we will|we|let's|i'm|i am|i'll|team is|team will) (?:going with|go with|went with|switching to|switched to|migrating to|moving to)\b/i,
+    pattern: new RegExp(`\\b${DECIDER} (?:going with|go with|went with|switching to|switched to|migrating to|moving to)\\b`, "i"),
   },
   // "We opted for monthly billing".
   { name: "opted_for", kind: "decision", pattern: /\bopted (?:for|to|out)\b/i },
@@ -102,8 +166,7 @@ export const KIND_RULES: readonly KindRule[] = [
     name: "manager",
     kind: "profile_fact",
     pattern: /\b(?:manager|boss|supervisor|team lead|tech lead) (?:is|was|of)\b|\b(?:manager|boss):|\bmanaged by\b/i,
-    unless:
-      /\b(?:package|password|window|secrets?|dependency|task|process|memory|connection|version|state|file|display|session|cache|resource|device|download|network|service|boot|config|certificate|credential|plugin|extension|node|cluster|environment|queue|job|lock|transaction|event|context) manager\b/i,
+    unless: new RegExp(`\\b${MANAGED_THING} manager\\b`, "i"),
   },
   // "born in Lisbon", "her birthday is May 3".
   { name: "born", kind: "profile_fact", pattern: /\bborn (?:in|on|at)\b|\bbirthday\b|\bdate of birth\b|\bbirth ?date\b/i },
@@ -119,8 +182,7 @@ export const KIND_RULES: readonly KindRule[] = [
   {
     name: "pronoun_attribute",
     kind: "profile_fact",
-    pattern:
-      /\b(?:my|his|her|their) (?:manager|boss|role|job|title|position|occupation|age|birthday|hometown|pronouns|wife|husband|partner|spouse|kids|children|son|daughter|mother|father|mom|dad)\b/i,
+    pattern: new RegExp(`\\b(?:my|his|her|their) ${PERSONAL_ATTRIBUTE}\\b`, "i"),
   },
   // "Priya is married", "her husband Tom".
   { name: "family_status", kind: "profile_fact", pattern: /\b(?:married|divorced|widowed|engaged to|husband|wife|spouse|fianc[eé]e?)\b/i },
@@ -134,8 +196,15 @@ export const KIND_RULES: readonly KindRule[] = [
   {
     name: "organisation_terms",
     kind: "profile_fact",
-    pattern:
-      /\b(?:renewal|contract|subscription|plan|tier) (?:date|term|ends?|renews?|expires?|is|was)\b|\brenews? (?:on|in)\b|\b(?:headquartered|incorporated|founded) (?:in|on)\b|\bheadcount\b/i,
+    pattern: new RegExp(
+      [
+        "\\b(?:renewal|contract|subscription|plan|tier) (?:date|term|ends?|renews?|expires?|is|was)\\b",
+        "\\brenews? (?:on|in)\\b",
+        "\\b(?:headquartered|incorporated|founded) (?:in|on)\\b",
+        "\\bheadcount\\b",
+      ].join("|"),
+      "i",
+    ),
   },
   // "Priya is a designer", "Acme is an enterprise customer" (person subjects only, see above).
   { name: "is_a", kind: "profile_fact", pattern: /(?:\b(?:is|am|are|was)|'s|'m|'re) (?:a|an|the) /i, needsPerson: true },

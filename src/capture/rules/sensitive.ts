@@ -1,5 +1,5 @@
 import { ibanValid, luhnValid, phoneLike } from "./checks";
-import type { Rule } from "./rule";
+import { anyOf, type Rule } from "./rule";
 
 /**
  * Sensitive-content flags: any match marks the fact sensitive, which keeps it from external keys.
@@ -12,13 +12,85 @@ export interface SensitiveRule extends Rule {
   readonly check?: (match: string) => boolean;
 }
 
+const CREDENTIAL = anyOf([
+  "passwords?",
+  "passwd",
+  "pwd",
+  "passcodes?",
+  "passphrases?",
+  "api[ _-]?keys?",
+  "secret keys?",
+  "secrets?",
+  "client secret",
+  "private keys?",
+  "ssh keys?",
+  "credentials?",
+  "recovery codes?",
+  "2fa codes?",
+  "otp codes?",
+  "pin (?:code|number|is)",
+]);
+/** Words that make "token" a credential: "access token", "GitHub token". */
+const TOKEN_KIND = "(?:access|auth|api|bearer|refresh|session|github|gitlab|slack|oauth|jwt|csrf|personal access|security)";
+const GOVERNMENT_ID = anyOf([
+  "social security",
+  "ssn",
+  "passport (?:number|no|id)",
+  "passport ?[:#]",
+  "national insurance",
+  "ni number",
+  "nino",
+  "tax (?:id|identification|file) number",
+  "tax id",
+  "taxpayer id",
+  "driver's licen[cs]e",
+  "drivers licen[cs]e",
+  "national id",
+  "aadhaar",
+  "sin number",
+]);
+const HEALTH = anyOf([
+  "diagnos(?:ed|is|es)",
+  "medications?",
+  "medicine",
+  "prescri(?:bed|ption)",
+  "therapy",
+  "therapist",
+  "psychiatrist",
+  "pregnan(?:t|cy)",
+  "diabetes",
+  "diabetic",
+  "cancer",
+  "chemo(?:therapy)?",
+  "depression",
+  "depressed",
+  "anxiety disorder",
+  "panic attacks?",
+  "adhd",
+  "autism",
+  "autistic",
+  "bipolar",
+  "ptsd",
+  "asthma",
+  "epilepsy",
+  "allerg(?:y|ies|ic)",
+  "health (?:condition|issue|problem)s?",
+  "disabilit(?:y|ies)",
+  "chronic (?:illness|pain)",
+  "surgery",
+  "rehab",
+  "mental health",
+  "illness",
+  "sick leave",
+  "medical (?:condition|leave|history)",
+]);
+
 export const SENSITIVE_RULES: readonly SensitiveRule[] = [
   // Words that announce a credential. Plain "token" is left out: "1500 tokens" is an LLM budget,
   // not a secret, in a memory service for agents; qualified tokens and "token: x" still count.
   {
     name: "credential_word",
-    pattern:
-      /\b(?:passwords?|passwd|pwd|passcodes?|passphrases?|api[ _-]?keys?|secret keys?|secrets?|client secret|private keys?|ssh keys?|credentials?|recovery codes?|2fa codes?|otp codes?|pin (?:code|number|is))\b|\b(?:access|auth|api|bearer|refresh|session|github|gitlab|slack|oauth|jwt|csrf|personal access|security) tokens?\b|\btokens?(?: is|:|=)/i,
+    pattern: new RegExp(`\\b${CREDENTIAL}\\b|\\b${TOKEN_KIND} tokens?\\b|\\btokens?(?: is|:|=)`, "i"),
   },
   // OpenAI / Anthropic style secret keys: "sk-..." / "sk-proj-..." / "sk-ant-...".
   { name: "sk_key", pattern: /\bsk-[A-Za-z0-9_-]{16,300}/ },
@@ -62,8 +134,7 @@ export const SENSITIVE_RULES: readonly SensitiveRule[] = [
   // Words naming a government identifier.
   {
     name: "government_id_word",
-    pattern:
-      /\b(?:social security|ssn|passport (?:number|no|id)|passport ?[:#]|national insurance|ni number|nino|tax (?:id|identification|file) number|tax id|taxpayer id|driver's licen[cs]e|drivers licen[cs]e|national id|aadhaar|sin number)\b/i,
+    pattern: new RegExp(`\\b${GOVERNMENT_ID}\\b`, "i"),
   },
   // UK National Insurance numbers: "AB 12 34 56 C" (the letter ranges the format allows).
   { name: "uk_nino", pattern: /\b[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/ },
@@ -83,8 +154,7 @@ export const SENSITIVE_RULES: readonly SensitiveRule[] = [
   // Health: diagnoses, treatment, conditions (special-category data).
   {
     name: "health_word",
-    pattern:
-      /\b(?:diagnos(?:ed|is|es)|medications?|medicine|prescri(?:bed|ption)|therapy|therapist|psychiatrist|pregnan(?:t|cy)|diabetes|diabetic|cancer|chemo(?:therapy)?|depression|depressed|anxiety disorder|panic attacks?|adhd|autism|autistic|bipolar|ptsd|asthma|epilepsy|allerg(?:y|ies|ic)|health (?:condition|issue|problem)s?|disabilit(?:y|ies)|chronic (?:illness|pain)|surgery|rehab|mental health|illness|sick leave|medical (?:condition|leave|history))\b/i,
+    pattern: new RegExp(`\\b${HEALTH}\\b`, "i"),
   },
   // "HIV", "AIDS": case-sensitive so "visual aids" is not a diagnosis.
   { name: "health_acronym", pattern: /\b(?:HIV|AIDS)\b/ },
