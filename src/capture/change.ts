@@ -113,8 +113,12 @@ const CHANGE_RULES: readonly ChangeRule[] = [
       if (changed.length > 0 && !changed.some((t) => namedIn(older, t)) && !valueMeetsOlder) return false;
       // A mover replaces where something was: "Tom moved to Berlin" says nothing of "Tom is my manager".
       if (CHANGE_VERBS[newer.tokens[at]!.lemma]?.directed === "place") {
-        const place = placeOf(older.tokens);
-        if (place === null) return false;
+        const located = placeOf(older.tokens);
+        if (located === null) return false;
+        const place = located.nouns;
+        // Where someone works, by name, is their employer: "moved to Boston" says where Alice
+        // lives, not that she left Globex. A workplace ("the Berlin office") is a place.
+        if (located.verb === "work" && changed.length === 0 && place.every((t) => t.pos === "PROPN")) return false;
         // A place the newer fact still names did not change ("switched to night shifts at the
         // hospital" after "works at the county hospital"): its head noun and its names are there.
         const named = place.filter((t) => t.pos === "PROPN");
@@ -391,10 +395,10 @@ function changedSpan(tokens: readonly Token[]): Token[] | null {
 
 /**
  * The nouns of where a fact says something is, after a place preposition that follows a verb of
- * location ("is in the design phase", "lives in Cluj", "works at the county hospital"); null when
- * it says no such place.
+ * location ("is in the design phase", "lives in Cluj", "works at the county hospital"), with that
+ * verb; null when it says no such place.
  */
-function placeOf(tokens: readonly Token[]): Token[] | null {
+function placeOf(tokens: readonly Token[]): { verb: string; nouns: Token[] } | null {
   let verb: string | null = null;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -402,7 +406,7 @@ function placeOf(tokens: readonly Token[]): Token[] | null {
     if (t.pos !== "ADP" || !PLACE_PREPOSITIONS.has(t.lower) || verb === null || !LOCATION_VERBS.has(verb)) continue;
     const end = tokens.findIndex((u, j) => j > i && (u.pos === "ADP" || u.pos === "PUNCT" || u.pos === "VERB" || u.pos === "CCONJ"));
     const nouns = tokens.slice(i + 1, end < 0 ? undefined : end).filter((u) => u.pos === "NOUN" || u.pos === "PROPN");
-    if (nouns.length > 0) return nouns;
+    if (nouns.length > 0) return { verb, nouns };
   }
   return null;
 }

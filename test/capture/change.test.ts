@@ -75,6 +75,8 @@ test.each([
   ["We agreed to hold retros every other Friday.", "We have now started a short async check-in every Monday."],
   ["The squad holds retros every other Friday.", "The squad moved its sprint planning to Monday mornings."],
   ["The billing service runs on Node 18.", "The billing service has moved its logs to Loki."],
+  // Where someone works, by name, is their employer; a move says where they live.
+  ["Alice now works at Globex.", "Alice moved to Boston."],
   // A successor to another office, or already in the older fact.
   ["Drovecraft's CEO is Ilse Marchetti.", "Fergus Olawale has now taken over as CFO of Drovecraft."],
 ])("%s -> %s: both stay", (older, newer) => {
