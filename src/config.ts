@@ -27,6 +27,13 @@ export const ConfigSchema = Type.Object({
   publicUrl: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+$" })),
   outboundAllowPrivate: Type.Boolean(),
   trustedProxies: Type.Array(Type.String({ minLength: 1 })),
+  embeddingsUrl: Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$" })),
+  embeddingsModel: Type.Optional(Type.String({ minLength: 1 })),
+  embeddingsApiKey: Type.Optional(Type.String({ minLength: 1 })),
+  embeddingsTimeoutMs: Type.Integer({ minimum: 50, maximum: 60_000 }),
+  embeddingsBatch: Type.Integer({ minimum: 1, maximum: 2048 }),
+  embeddingsQueryPrefix: Type.String(),
+  embeddingsDocumentPrefix: Type.String(),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -111,6 +118,29 @@ export const SETTINGS: Record<Key, Setting> = {
       "true lets memoryd fetch from private and loopback addresses (OAuth client metadata documents); " +
       "for development and tests only, never on a server others can reach",
   },
+  embeddingsUrl: {
+    env: "MEMORYD_EMBEDDINGS_URL",
+    description: "base URL of an OpenAI-compatible embeddings API (http://127.0.0.1:11434/v1 for Ollama); set, search also ranks by the model's vectors",
+  },
+  embeddingsModel: { env: "MEMORYD_EMBEDDINGS_MODEL", description: "embedding model name (nomic-embed-text); required with MEMORYD_EMBEDDINGS_URL" },
+  embeddingsApiKey: { env: "MEMORYD_EMBEDDINGS_API_KEY", secret: true, description: "bearer key for the embeddings API, if it needs one" },
+  embeddingsTimeoutMs: {
+    env: "MEMORYD_EMBEDDINGS_TIMEOUT_MS",
+    default: "1000",
+    integer: true,
+    description: "how long a search waits for its query's vector before it ranks without it (50-60000 ms)",
+  },
+  embeddingsBatch: { env: "MEMORYD_EMBEDDINGS_BATCH", default: "32", integer: true, description: "facts embedded per request to the embeddings API (1-2048)" },
+  embeddingsQueryPrefix: {
+    env: "MEMORYD_EMBEDDINGS_QUERY_PREFIX",
+    default: "",
+    description: 'text put before each query for models that want one ("search_query: " for nomic-embed-text)',
+  },
+  embeddingsDocumentPrefix: {
+    env: "MEMORYD_EMBEDDINGS_DOCUMENT_PREFIX",
+    default: "",
+    description: 'text put before each fact for models that want one ("search_document: " for nomic-embed-text)',
+  },
   answerLeaseSeconds: {
     env: "MEMORYD_ANSWER_LEASE_SECONDS",
     default: "15",
@@ -156,6 +186,13 @@ export function loadConfig(flags: Record<string, string | undefined>, env: Recor
     const key = error.path.split("/")[1] ?? "";
     throw new ConfigError(
       `invalid ${sources[key] ?? key}: ${allowedValues(error.schema) ? `expected one of ${allowedValues(error.schema)?.join(", ")}` : error.message}`,
+    );
+  }
+  if ((raw.embeddingsUrl === undefined) !== (raw.embeddingsModel === undefined)) {
+    throw new ConfigError(
+      raw.embeddingsUrl === undefined
+        ? `${sources.embeddingsModel} needs MEMORYD_EMBEDDINGS_URL: the model is served by an OpenAI-compatible embeddings API`
+        : `${sources.embeddingsUrl} needs MEMORYD_EMBEDDINGS_MODEL: name the embedding model (for example nomic-embed-text)`,
     );
   }
   const badRange = (raw.trustedProxies as string[]).find((range) => parseCidr(range) === null);

@@ -13,6 +13,9 @@ export interface Metrics {
   request(route: string, method: string, status: number, seconds: number): void;
   authFailure(code: string): void;
   answerFinished(status: string, seconds: number, usage?: { input_tokens: number; output_tokens: number }, credits?: number): void;
+  /** A call to the embeddings endpoint failed: for a query (the search went on without it) or for facts (they wait). */
+  embeddingFailure(where: "query" | "facts", failure: string): void;
+  factsEmbedded(count: number): void;
 }
 
 export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
@@ -56,6 +59,13 @@ export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
     registers: [registry],
   });
   const credits = new Counter({ name: "memoryd_credits_spent_total", help: "Credits debited by answer runs", registers: [registry] });
+  const embeddingFailures = new Counter({
+    name: "memoryd_embedding_failures_total",
+    help: "Failed calls to the embeddings endpoint: for a query (searched without it) or for facts (they wait), by failure",
+    labelNames: ["where", "failure"],
+    registers: [registry],
+  });
+  const embedded = new Counter({ name: "memoryd_facts_embedded_total", help: "Facts given a vector by this instance", registers: [registry] });
 
   // Read at scrape time: the queue (from the database, shared by every instance) and this process's indexes.
   new Gauge({
@@ -100,6 +110,11 @@ export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
   indexGauge("memoryd_index_snapshot_writes_total", "Search index snapshots written since start", (s) => s.snapshotWrites);
   indexGauge("memoryd_index_evictions_total", "Search indexes evicted under the budget since start", (s) => s.evictions);
   indexGauge("memoryd_index_reads_total", "Reads of the search indexes since start", (s) => s.reads);
+  indexGauge(
+    "memoryd_vectors_in_memory",
+    "Fact vectors held in memory for search (0 without an embeddings endpoint)",
+    () => deps.index.semantic?.stats().vectors ?? 0,
+  );
   indexGauge("memoryd_index_hit_ratio", "Share of reads answered by an index already current (no database round trip)", (s) =>
     s.reads === 0 ? 0 : s.hits / s.reads,
   );
@@ -131,6 +146,12 @@ export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
         tokens.inc({ direction: "output" }, usage.output_tokens);
       }
       if (spent !== undefined) credits.inc(spent);
+    },
+    embeddingFailure(where, failure) {
+      embeddingFailures.inc({ where, failure });
+    },
+    factsEmbedded(count) {
+      embedded.inc(count);
     },
   };
 }

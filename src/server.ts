@@ -13,8 +13,10 @@ import { refreshStatistics } from "./db/maintenance";
 import { pruneOAuth } from "./oauth/store";
 import { migrate } from "./db/migrate";
 import type { Db } from "./db/types";
+import { createEmbeddings } from "./embeddings/setup";
 import { MAX_BODY_BYTES } from "./http/body";
 import type { Logger } from "./log";
+import { redactUrlCredentials } from "./redact";
 import { pruneTombstones } from "./memory/changes";
 import { FactIndexes } from "./memory/index/registry";
 import { ALL_SCOPES } from "./schema/auth";
@@ -95,7 +97,14 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   await migrate(db);
 
   let accepting = true;
-  const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024, { log });
+  const embeddings = createEmbeddings(config, db, log, {
+    queryFailed: (failure) => metrics.embeddingFailure("query", failure),
+    batchDone: (outcome) => {
+      if (outcome.embedded > 0) metrics.factsEmbedded(outcome.embedded);
+      if (outcome.failed !== null) metrics.embeddingFailure("facts", outcome.failed.failure);
+    },
+  });
+  const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024, { log, semantic: embeddings?.semantic ?? null });
   const metrics = createMetrics({ db, index });
   const engine = new AnswerEngine({ db, index, config, log, metrics });
   const app = createApp({ config, db, log, engine, index, metrics, isAccepting: () => accepting });
@@ -121,6 +130,8 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   await engine.start(true);
   const webhooks = new WebhookDeliverer(db, log, { allowPrivate: config.outboundAllowPrivate });
   webhooks.start();
+  embeddings?.worker.start();
+  if (embeddings) print(`embeddings: ${embeddings.client.model} at ${redactUrlCredentials(config.embeddingsUrl ?? "")}; facts are embedded in the background`);
   log.info("listening", { url, database: db.kind });
 
   const janitor = setInterval(() => {
@@ -148,7 +159,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
       // No new connections; in-flight requests (open answer streams too) may finish.
       const graceful = server.stop(false);
       // Running answers get the grace period, then hand their leases to another instance.
-      await Promise.all([engine.stop(SHUTDOWN_GRACE_MS), webhooks.stop()]);
+      await Promise.all([engine.stop(SHUTDOWN_GRACE_MS), webhooks.stop(), embeddings?.worker.stop()]);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(2_000).then(() => true)]);
       if (timedOut) await server.stop(true);
       // Request log lines are written after the response, on a later tick: let them out first.

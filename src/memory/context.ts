@@ -1,6 +1,8 @@
 import type { ContextPacket, ContextRequest } from "../schema/memory";
 import type { ServiceContext } from "../service";
+import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
 import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "./index/ranking";
+import { semanticQuery } from "./search";
 import { readView } from "./as-of";
 import { renderPacket } from "./packet";
 import { visibilityFor } from "./visibility";
@@ -18,15 +20,22 @@ const retrievedLimit = (tokenBudget: number): number => Math.min(300, Math.max(2
 export async function buildContext(ctx: ServiceContext, input: ContextRequest): Promise<ContextPacket> {
   const endUserId = input.end_user?.id ?? null;
   const v = visibilityFor(ctx.caller, endUserId);
-  const { index, now } = await readView(ctx, v.workspaceId, input.as_of);
+  const [{ index, now }, semantic] = await Promise.all([readView(ctx, v.workspaceId, input.as_of), semanticQuery(ctx, v.workspaceId, input.query)]);
   const filter = readFilter(index, v, now);
   const plan = planQuery(index, input.query);
   const pinned = pinnedFacts(index, filter, MAX_PINNED);
   const seen = new Set(pinned);
 
   const aboutActor: number[] = [];
+  // With an embeddings endpoint, each ranked layer fuses the rank by words with the rank by vector.
+  const ranked = (limit: number, onlyEndUser: boolean): number[] => {
+    if (!plan.hasTerms) return [];
+    const depth = semantic === null ? limit : Math.max(limit, FUSION_DEPTH);
+    const lexical = rankFacts(index, plan, filter, { limit: depth, onlyEndUser, exclude: seen, now });
+    return semantic === null ? lexical : fuseWithVectors(index, lexical, semantic, filter, { limit, exclude: seen, onlyEndUser }).ords;
+  };
   if (endUserId !== null) {
-    const relevant = rankFacts(index, plan, filter, { limit: MAX_ABOUT_ACTOR, onlyEndUser: true, exclude: seen, now });
+    const relevant = ranked(MAX_ABOUT_ACTOR, true);
     for (const ord of relevant) seen.add(ord);
     const recent = recentFacts(index, filter, { limit: MAX_ABOUT_ACTOR - relevant.length, onlyEndUser: true, exclude: seen, now });
     for (const ord of recent) seen.add(ord);
@@ -34,7 +43,7 @@ export async function buildContext(ctx: ServiceContext, input: ContextRequest): 
   }
 
   const limit = retrievedLimit(input.token_budget);
-  const retrieved = plan.hasTerms ? rankFacts(index, plan, filter, { limit, exclude: seen, now }) : recentFacts(index, filter, { limit, exclude: seen, now });
+  const retrieved = plan.hasTerms ? ranked(limit, false) : recentFacts(index, filter, { limit, exclude: seen, now });
 
   const facts = (ords: readonly number[]) => ords.map((ord) => index.factAt(ord));
   return renderPacket({

@@ -1,31 +1,58 @@
+import type { SemanticQuery } from "../embeddings/semantic";
 import type { RestSearchRequest, ScoreExplanation, SearchResult } from "../schema/memory";
 import type { ServiceContext } from "../service";
 import type { FactIndex } from "./index/fact-index";
 import { readView } from "./as-of";
+import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
 import { planQuery, rankFacts, readFilter, recentFacts, type RankingParams } from "./index/ranking";
 import { visibilityFor, type Visibility } from "./visibility";
 
-/** POST /v1/memory/search (docs/api.md): the facts most relevant to a query, no model in the path. */
+/**
+ * POST /v1/memory/search (docs/api.md): the facts most relevant to a query. No model in the path,
+ * unless the operator configured an embeddings endpoint: then one call for the query's vector,
+ * made while the index is read and bounded by its timeout.
+ */
 export async function searchFacts(ctx: ServiceContext, input: RestSearchRequest): Promise<SearchResult> {
   const v = visibilityFor(ctx.caller, input.end_user?.id ?? null);
-  const view = await readView(ctx, v.workspaceId, input.as_of);
-  return searchIndex(view.index, v, input, undefined, view.now);
+  const [view, semantic] = await Promise.all([readView(ctx, v.workspaceId, input.as_of), semanticQuery(ctx, v.workspaceId, input.query)]);
+  return searchIndex(view.index, v, input, undefined, view.now, semantic);
+}
+
+/** The query's vector and the workspace's, when an embeddings endpoint is configured and answers in time. */
+export function semanticQuery(ctx: ServiceContext, workspaceId: string, query: string): Promise<SemanticQuery | null> {
+  return ctx.index.semantic?.forQuery(workspaceId, query) ?? Promise.resolve(null);
 }
 
 /** The ranking half of `searchFacts`, over an index already current (the retrieval bench calls it directly). */
-export function searchIndex(index: FactIndex, v: Visibility, input: RestSearchRequest, params?: RankingParams, now: number = Date.now()): SearchResult {
+export function searchIndex(
+  index: FactIndex,
+  v: Visibility,
+  input: RestSearchRequest,
+  params?: RankingParams,
+  now: number = Date.now(),
+  semantic: SemanticQuery | null = null,
+): SearchResult {
   const filter = readFilter(index, v, now);
   const plan = planQuery(index, input.query, params);
   const explain = input.explain === true ? new Map<number, ScoreExplanation>() : undefined;
+  const depth = semantic === null ? input.limit : Math.max(input.limit, FUSION_DEPTH);
   // A query of only stop words or punctuation asks for nothing in particular: the latest facts
   // are the sensible answer, not an empty list or an error.
-  const found = plan.hasTerms
-    ? rankFacts(index, plan, filter, { limit: input.limit, now, ...(params && { params }), ...(explain && { explain }) })
+  const lexical = plan.hasTerms
+    ? rankFacts(index, plan, filter, { limit: depth, now, ...(params && { params }), ...(explain && { explain }) })
     : recentFacts(index, filter, { limit: input.limit, now });
+  const fused = semantic !== null && plan.hasTerms ? fuseWithVectors(index, lexical, semantic, filter, { limit: input.limit }) : null;
   return {
-    facts: found.map((ord) => {
-      const explanation = explain?.get(ord);
+    facts: (fused?.ords ?? lexical).map((ord) => {
+      const vector = fused?.vector.get(ord);
+      const lexical = explain?.get(ord) ?? (explain !== undefined && vector !== undefined ? emptyExplanation() : undefined);
+      const explanation = lexical === undefined || vector === undefined ? lexical : { ...lexical, vector };
       return explanation === undefined ? index.factAt(ord) : { ...index.factAt(ord), explanation };
     }),
   };
+}
+
+/** A fact found by its vector alone has no word, meaning or other part. */
+function emptyExplanation(): ScoreExplanation {
+  return { score: 0, words: [], meaning: [], subject: 0, end_user: 0, confidence: 0, recency: 0, question: 0, phrasing: 0 };
 }

@@ -126,6 +126,15 @@ export const ScoreExplanation = Type.Object({
   recency: Type.Number(),
   question: Type.Number({ description: "negative when the fact is itself a short question" }),
   phrasing: Type.Number({ description: "the share of the query's trigrams the fact holds, weighted" }),
+  vector: Type.Optional(
+    Type.Object(
+      {
+        similarity: Type.Number({ description: "cosine similarity of the fact's vector to the query's" }),
+        rank: Type.Integer({ minimum: 1, description: "the fact's rank by vector alone" }),
+      },
+      { description: "with an embeddings endpoint configured: the fact's place among the nearest vectors, fused with the rank by words" },
+    ),
+  ),
 });
 export type ScoreExplanation = Static<typeof ScoreExplanation>;
 

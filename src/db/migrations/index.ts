@@ -14,6 +14,7 @@ import clientMetadataDocuments from "./012_client_metadata_documents.sql" with {
 import indexSnapshots from "./013_index_snapshots.sql" with { type: "text" };
 import factExpiry from "./014_fact_expiry.sql" with { type: "text" };
 import webhooks from "./015_webhooks.sql" with { type: "text" };
+import factVectors from "./016_fact_vectors.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -37,4 +38,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: "index_snapshots", sql: indexSnapshots },
   { version: 14, name: "fact_expiry", sql: factExpiry },
   { version: 15, name: "webhooks", sql: webhooks },
+  { version: 16, name: "fact_vectors", sql: factVectors },
 ];

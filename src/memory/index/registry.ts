@@ -1,4 +1,5 @@
 import type { Db } from "../../db/types";
+import type { SemanticSearch } from "../../embeddings/semantic";
 import type { Logger } from "../../log";
 import { loadFactChanges, loadLiveFacts, readFactHead, type FactChanges } from "../changes";
 import { readIndexSnapshot, writeIndexSnapshot } from "../index-snapshots";
@@ -16,9 +17,11 @@ export interface FactIndexOptions {
   /** A snapshot is rewritten once the changes since it pass this share of the live facts. */
   snapshotRefreshShare: number;
   log: Logger | null;
+  /** The operator's embeddings endpoint, when one is configured: searches also rank by its vectors. */
+  semantic: SemanticSearch | null;
 }
 
-const DEFAULTS: FactIndexOptions = { snapshotMinFacts: 256, snapshotRefreshShare: 0.25, log: null };
+const DEFAULTS: FactIndexOptions = { snapshotMinFacts: 256, snapshotRefreshShare: 0.25, log: null, semantic: null };
 
 export interface IndexStats {
   workspaces: number;
@@ -75,6 +78,11 @@ export class FactIndexes {
     options: Partial<FactIndexOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** Vectors from the operator's embeddings endpoint, or null when none is configured. */
+  get semantic(): SemanticSearch | null {
+    return this.options.semantic;
   }
 
   /**

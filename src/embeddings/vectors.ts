@@ -1,0 +1,162 @@
+/**
+ * A workspace's fact vectors in memory, and the nearest of them to a query.
+ *
+ * Each vector is scaled to unit length and kept as int8 (one byte a dimension and one float for
+ * its scale: 772 bytes at 768 dimensions), with its sign bits beside it (96 bytes at 768). Up to
+ * `EXACT_UP_TO` vectors every candidate is scored exactly (int8 dot product); past it the sign
+ * bits pick the `RERANK_SHARE` closest by Hamming distance (a cheap estimate of the angle) and
+ * only those are scored: an approximation whose recall bench/embeddings.ts measures.
+ */
+
+/** Workspaces with more vectors than this use the sign-bit shortlist. */
+export const EXACT_UP_TO = 5_000;
+/** The shortlist: this many candidates per result asked for, at least `RERANK_MIN`. */
+const RERANK_PER_RESULT = 20;
+const RERANK_MIN = 400;
+
+export interface VectorHit {
+  factId: string;
+  /** Cosine similarity to the query, -1..1. */
+  similarity: number;
+}
+
+export class VectorSet {
+  dimensions = 0;
+  /** The last `fact_vectors.seq` loaded. */
+  seq = 0;
+  private ids: string[] = [];
+  private codes = new Int8Array(0);
+  private scales = new Float32Array(0);
+  private signs = new Uint32Array(0);
+  private words = 0;
+  private readonly slotOf = new Map<string, number>();
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Bytes held, for status and the bench. */
+  bytes(): number {
+    return this.codes.byteLength + this.scales.byteLength + this.signs.byteLength + this.ids.length * 64;
+  }
+
+  /** Adds a fact's vector, or replaces it. A vector of another dimension than the set's is refused (false). */
+  add(factId: string, vector: Float32Array): boolean {
+    if (this.dimensions === 0) {
+      this.dimensions = vector.length;
+      this.words = Math.ceil(vector.length / 32);
+    }
+    if (vector.length !== this.dimensions) return false;
+    let slot = this.slotOf.get(factId);
+    if (slot === undefined) {
+      slot = this.ids.length;
+      this.grow(slot + 1);
+      this.ids.push(factId);
+      this.slotOf.set(factId, slot);
+    }
+    this.write(slot, vector);
+    return true;
+  }
+
+  /**
+   * The `k` facts closest to `query` among those `accept` lets through (visibility is decided
+   * before anything is ranked), best first, with similarity at least `floor`.
+   */
+  nearest(query: Float32Array, k: number, accept: (factId: string) => boolean, floor = -1): VectorHit[] {
+    if (query.length !== this.dimensions || this.size === 0 || k <= 0) return [];
+    const unit = unitOf(query);
+    const candidates = this.size <= EXACT_UP_TO ? this.allAccepted(accept) : this.shortlist(unit, Math.max(RERANK_MIN, k * RERANK_PER_RESULT), accept);
+    const hits: VectorHit[] = [];
+    for (const slot of candidates) {
+      const similarity = this.dot(slot, unit);
+      if (similarity >= floor) hits.push({ factId: this.ids[slot]!, similarity });
+    }
+    hits.sort((a, b) => b.similarity - a.similarity || (a.factId < b.factId ? -1 : 1));
+    return hits.slice(0, k);
+  }
+
+  /** The exact `k` nearest, scoring every accepted vector (what the shortlist approximates). */
+  exactNearest(query: Float32Array, k: number, accept: (factId: string) => boolean): VectorHit[] {
+    const unit = unitOf(query);
+    return this.allAccepted(accept)
+      .map((slot) => ({ factId: this.ids[slot]!, similarity: this.dot(slot, unit) }))
+      .sort((a, b) => b.similarity - a.similarity || (a.factId < b.factId ? -1 : 1))
+      .slice(0, k);
+  }
+
+  private allAccepted(accept: (factId: string) => boolean): number[] {
+    const slots: number[] = [];
+    for (let slot = 0; slot < this.ids.length; slot++) if (accept(this.ids[slot]!)) slots.push(slot);
+    return slots;
+  }
+
+  /** The `size` accepted slots of least Hamming distance between sign bits. */
+  private shortlist(unit: Float32Array, size: number, accept: (factId: string) => boolean): number[] {
+    const querySigns = new Uint32Array(this.words);
+    for (let d = 0; d < unit.length; d++) if (unit[d]! > 0) querySigns[d >>> 5]! |= 1 << (d & 31);
+    // Counting sort by distance (0..dimensions): no comparison sort over every vector.
+    const byDistance: number[][] = Array.from({ length: this.dimensions + 1 }, () => []);
+    for (let slot = 0; slot < this.ids.length; slot++) {
+      let distance = 0;
+      const base = slot * this.words;
+      for (let w = 0; w < this.words; w++) distance += popcount(this.signs[base + w]! ^ querySigns[w]!);
+      byDistance[distance]!.push(slot);
+    }
+    const picked: number[] = [];
+    for (const slots of byDistance) {
+      for (const slot of slots) {
+        if (!accept(this.ids[slot]!)) continue;
+        picked.push(slot);
+        if (picked.length >= size) return picked;
+      }
+    }
+    return picked;
+  }
+
+  private dot(slot: number, unit: Float32Array): number {
+    const base = slot * this.dimensions;
+    let sum = 0;
+    for (let d = 0; d < this.dimensions; d++) sum += this.codes[base + d]! * unit[d]!;
+    return sum * this.scales[slot]!;
+  }
+
+  private write(slot: number, vector: Float32Array): void {
+    const unit = unitOf(vector);
+    let max = 0;
+    for (const v of unit) max = Math.max(max, Math.abs(v));
+    const scale = max === 0 ? 0 : max / 127;
+    const base = slot * this.dimensions;
+    for (let d = 0; d < this.dimensions; d++) this.codes[base + d] = scale === 0 ? 0 : Math.round(unit[d]! / scale);
+    this.scales[slot] = scale;
+    const signBase = slot * this.words;
+    this.signs.fill(0, signBase, signBase + this.words);
+    for (let d = 0; d < this.dimensions; d++) if (unit[d]! > 0) this.signs[signBase + (d >>> 5)]! |= 1 << (d & 31);
+  }
+
+  private grow(count: number): void {
+    if (count <= this.scales.length) return;
+    const capacity = Math.max(count, this.scales.length * 2, 64);
+    const codes = new Int8Array(capacity * this.dimensions);
+    codes.set(this.codes);
+    const scales = new Float32Array(capacity);
+    scales.set(this.scales);
+    const signs = new Uint32Array(capacity * this.words);
+    signs.set(this.signs);
+    this.codes = codes;
+    this.scales = scales;
+    this.signs = signs;
+  }
+}
+
+function unitOf(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (const v of vector) norm += v * v;
+  norm = Math.sqrt(norm);
+  return norm === 0 ? new Float32Array(vector.length) : vector.map((v) => v / norm);
+}
+
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
