@@ -63,3 +63,65 @@ test("MEMORYD_TRUSTED_PROXIES takes addresses and CIDR ranges, and names a bad o
   expect(loadConfig({}, { MEMORYD_OUTBOUND_ALLOW_PRIVATE: "true" }).outboundAllowPrivate).toBe(true);
   expect(() => loadConfig({}, { MEMORYD_OUTBOUND_ALLOW_PRIVATE: "yes" })).toThrow("expected true or false");
 });
+
+describe("the embeddings endpoint's settings", () => {
+  const URL_ = "http://127.0.0.1:11434/v1";
+  const KEY = "sk-embeddings-secret-9c1d";
+
+  test("unset by default: no endpoint, no model; the tuning settings have defaults", () => {
+    const config = loadConfig({}, {});
+    expect(config.embeddingsUrl).toBeUndefined();
+    expect(config.embeddingsModel).toBeUndefined();
+    expect(config.embeddingsApiKey).toBeUndefined();
+    expect(config).toMatchObject({ embeddingsTimeoutMs: 1000, embeddingsBatch: 32, embeddingsQueryPrefix: "", embeddingsDocumentPrefix: "" });
+  });
+
+  test("all of them read from the environment", () => {
+    const config = loadConfig(
+      {},
+      {
+        MEMORYD_EMBEDDINGS_URL: URL_,
+        MEMORYD_EMBEDDINGS_MODEL: "nomic-embed-text",
+        MEMORYD_EMBEDDINGS_API_KEY: KEY,
+        MEMORYD_EMBEDDINGS_TIMEOUT_MS: "250",
+        MEMORYD_EMBEDDINGS_BATCH: "64",
+        MEMORYD_EMBEDDINGS_QUERY_PREFIX: "search_query: ",
+        MEMORYD_EMBEDDINGS_DOCUMENT_PREFIX: "search_document: ",
+      },
+    );
+    expect(config).toMatchObject({
+      embeddingsUrl: URL_,
+      embeddingsModel: "nomic-embed-text",
+      embeddingsApiKey: KEY,
+      embeddingsTimeoutMs: 250,
+      embeddingsBatch: 64,
+      embeddingsQueryPrefix: "search_query: ",
+      embeddingsDocumentPrefix: "search_document: ",
+    });
+  });
+
+  test.each([
+    [{ MEMORYD_EMBEDDINGS_URL: URL_ }, /MEMORYD_EMBEDDINGS_URL "http:\/\/127\.0\.0\.1:11434\/v1" needs MEMORYD_EMBEDDINGS_MODEL/],
+    [{ MEMORYD_EMBEDDINGS_MODEL: "nomic-embed-text" }, /MEMORYD_EMBEDDINGS_MODEL "nomic-embed-text" needs MEMORYD_EMBEDDINGS_URL/],
+    [{ MEMORYD_EMBEDDINGS_URL: "127.0.0.1:11434/v1", MEMORYD_EMBEDDINGS_MODEL: "m" }, /invalid MEMORYD_EMBEDDINGS_URL "127\.0\.0\.1:11434\/v1"/],
+    [{ MEMORYD_EMBEDDINGS_URL: "http://host name/v1", MEMORYD_EMBEDDINGS_MODEL: "m" }, /invalid MEMORYD_EMBEDDINGS_URL/],
+    [{ MEMORYD_EMBEDDINGS_URL: URL_, MEMORYD_EMBEDDINGS_MODEL: "m", MEMORYD_EMBEDDINGS_TIMEOUT_MS: "10" }, /MEMORYD_EMBEDDINGS_TIMEOUT_MS "10"/],
+    [{ MEMORYD_EMBEDDINGS_URL: URL_, MEMORYD_EMBEDDINGS_MODEL: "m", MEMORYD_EMBEDDINGS_BATCH: "4096" }, /MEMORYD_EMBEDDINGS_BATCH "4096"/],
+    [{ MEMORYD_EMBEDDINGS_URL: URL_, MEMORYD_EMBEDDINGS_MODEL: "m", MEMORYD_EMBEDDINGS_BATCH: "many" }, /MEMORYD_EMBEDDINGS_BATCH "many".*integer/],
+  ])("%j is a ConfigError naming the setting, never the key", (env, message) => {
+    const withKey = { ...env, MEMORYD_EMBEDDINGS_API_KEY: KEY };
+    expect(() => loadConfig({}, withKey)).toThrow(ConfigError);
+    expect(() => loadConfig({}, withKey)).toThrow(message);
+    try {
+      loadConfig({}, withKey);
+    } catch (error) {
+      expect((error as Error).message).not.toContain(KEY);
+    }
+  });
+
+  test("a URL's credentials are redacted in the error", () => {
+    expect(() => loadConfig({}, { MEMORYD_EMBEDDINGS_URL: "https://ops:hunter22@embed.example.com/v1" })).toThrow(
+      'MEMORYD_EMBEDDINGS_URL "https://***@embed.example.com/v1" needs MEMORYD_EMBEDDINGS_MODEL',
+    );
+  });
+});

@@ -9,6 +9,7 @@ import { UsageError } from "./args";
 import { ADMIN_COMMANDS } from "./admin-commands";
 import { BACKUP_COMMANDS } from "./backup-commands";
 import { DOCTOR_COMMANDS } from "./doctor-command";
+import { EMBEDDINGS_COMMANDS } from "./embeddings-commands";
 import { MEMORY_COMMANDS } from "./memory-commands";
 import { integerArg, positional, requireFlag, withDb, type Command } from "./shared";
 
@@ -175,6 +176,7 @@ export const COMMANDS: Record<string, Command> = {
   ...ADMIN_COMMANDS,
   ...BACKUP_COMMANDS,
   ...DOCTOR_COMMANDS,
+  ...EMBEDDINGS_COMMANDS,
 };
 
 export function findCommand(positionals: string[]): Command | undefined {

@@ -1,9 +1,10 @@
 /**
  * `memoryd doctor`: an operator's first look. It reads the database itself when it can; when a
  * server holds the embedded data directory it says who, and with `--url` asks that server
- * (`GET /v1/admin/status`, admin token in MEMORYD_ADMIN_TOKEN), which also knows its index memory.
+ * (`GET /v1/admin/status`, admin token in MEMORYD_ADMIN_TOKEN), which also knows its index memory
+ * and reports its own embeddings settings.
  */
-import { serviceStatus, type ServiceStatus } from "../admin/status";
+import { embeddingsSetting, serviceStatus, type EmbeddingsStatus, type ServiceStatus } from "../admin/status";
 import type { Config } from "../config";
 import { dataDirHolder, type Owner } from "../db/data-dir-lock";
 import { openDatabase } from "../db/open";
@@ -29,7 +30,11 @@ async function diagnose(config: Config, url: string | undefined): Promise<Doctor
   if (lock?.held_by) return { source: config.dataDir, data_dir_lock: lock, status: null };
   const db = await openDatabase(config);
   try {
-    return { source: embedded ? config.dataDir : "DATABASE_URL", data_dir_lock: lock, status: await serviceStatus(db, null) };
+    return {
+      source: embedded ? config.dataDir : "DATABASE_URL",
+      data_dir_lock: lock,
+      status: await serviceStatus(db, null, embeddingsSetting(config)),
+    };
   } finally {
     await db.close();
   }
@@ -49,6 +54,19 @@ async function statusFromServer(url: string, adminToken: string | undefined): Pr
 }
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const count = (n: number): string => n.toLocaleString("en-US");
+
+function describeEmbeddings(e: EmbeddingsStatus | null | undefined): string {
+  // A server of an older version reports no embeddings part at all.
+  if (e === undefined) return "embeddings: not reported by this server";
+  if (e === null) return "embeddings: not configured (MEMORYD_EMBEDDINGS_URL unset): search ranks by words and the shipped lexicon only";
+  const dimensions = e.dimensions === null ? "dimensions not known until a fact is embedded" : `${e.dimensions} dimensions`;
+  const others = e.other_models > 0 ? `; ${count(e.other_models)} vectors of other models, dropped by the server` : "";
+  return (
+    `embeddings: ${e.model} at ${e.url}, ${dimensions}; ${count(e.with_vectors)} of ${count(e.live_facts)} live facts have vectors ` +
+    `(${count(e.waiting)} waiting, ${count(e.refused)} refused)${others}`
+  );
+}
 
 function describe(report: DoctorReport, config: Config): string[] {
   const lines: string[] = [];
@@ -76,6 +94,7 @@ function describe(report: DoctorReport, config: Config): string[] {
       (status.answers.oldest_queued_seconds === null ? "" : `, oldest queued ${status.answers.oldest_queued_seconds} s ago`),
   );
   lines.push(`workspaces: ${status.workspaces}; live facts: ${status.live_facts}`);
+  lines.push(describeEmbeddings(status.embeddings));
   lines.push(
     status.index === null
       ? `search indexes: built by each serving process (budget ${config.indexMemoryMb} MB); ask a server with --url for what it holds`

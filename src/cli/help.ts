@@ -28,7 +28,9 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
   {
     commands: ["doctor"],
     usage: "memoryd doctor [--data-dir DIR | --database-url URL | --url http://127.0.0.1:8787] [--json]",
-    summary: "Prints the database and version, migrations, the answer queue, counts, the data-directory lock and (with --url) the server's index memory.",
+    summary:
+      "Prints the database and version, migrations, the answer queue, counts, the embeddings endpoint and its vectors, " +
+      "the data-directory lock and (with --url) the server's index memory.",
   },
   {
     commands: ["restore"],
@@ -108,6 +110,13 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     commands: ["facts reclaim"],
     usage: "memoryd facts reclaim --workspace SLUG [--dry-run] [--json]",
     summary: "Restores facts that older supersession rules hid wrongly.",
+  },
+  {
+    commands: ["embeddings backfill"],
+    usage: "memoryd embeddings backfill [--workspace SLUG] [--json]   (progress bar on a terminal)",
+    summary:
+      "Embeds now every live fact without a vector of MEMORYD_EMBEDDINGS_MODEL (a running server does it in the background); " +
+      "exit 2 when MEMORYD_EMBEDDINGS_URL is unset, 1 when the endpoint keeps failing.",
   },
   {
     commands: ["end-users export"],

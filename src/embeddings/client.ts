@@ -19,7 +19,15 @@ export interface EmbeddingClientOptions {
   documentPrefix: string;
 }
 
-export type EmbeddingFailure = "timeout" | "unavailable" | "refused" | "garbage";
+/**
+ * Why a call failed: `refused` is the endpoint refusing these texts (400, 413, 422: too long, say),
+ * `misconfigured` refusing memoryd itself (a wrong key, model or URL: any other 4xx), which no
+ * text is to blame for.
+ */
+export type EmbeddingFailure = "timeout" | "unavailable" | "refused" | "misconfigured" | "garbage";
+
+/** Statuses that refuse the input, not the caller. */
+const INPUT_REFUSED: ReadonlySet<number> = new Set([400, 413, 422]);
 
 export class EmbeddingError extends Error {
   override name = "EmbeddingError";
@@ -109,7 +117,8 @@ export class EmbeddingClient {
       return new EmbeddingError("timeout", `the embeddings API at ${this.where} did not answer in time`);
     }
     if (error instanceof APIError && error.status !== undefined) {
-      const failure: EmbeddingFailure = error.status >= 500 || error.status === 429 ? "unavailable" : "refused";
+      const failure: EmbeddingFailure =
+        error.status >= 500 || error.status === 429 ? "unavailable" : INPUT_REFUSED.has(error.status) ? "refused" : "misconfigured";
       return new EmbeddingError(failure, `the embeddings API at ${this.where} answered HTTP ${error.status}`, error.status);
     }
     return new EmbeddingError("unavailable", `could not reach the embeddings API at ${this.where}`);

@@ -40,7 +40,7 @@ interface Entry {
 export class SemanticSearch {
   /** Map order is the LRU order. */
   private readonly entries = new Map<string, Entry>();
-  private readonly failures: Record<EmbeddingFailure, number> = { timeout: 0, unavailable: 0, refused: 0, garbage: 0 };
+  private readonly failures: Record<EmbeddingFailure, number> = { timeout: 0, unavailable: 0, refused: 0, misconfigured: 0, garbage: 0 };
   private lastWarnAt = 0;
 
   constructor(

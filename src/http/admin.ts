@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { takeBackup } from "../admin/backup";
-import { serviceStatus } from "../admin/status";
+import { embeddingsSetting, serviceStatus } from "../admin/status";
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from "../agents/service";
 import { recentRuns } from "../answers/store";
 import { createKey, listKeys, revokeKey } from "../auth/keys";
@@ -66,10 +66,12 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
   return (
     new Elysia({ name: "admin" })
       .use(deps.pipeline)
-      .get("/v1/admin/status", () => serviceStatus(db, index.stats()), {
+      .get("/v1/admin/status", () => serviceStatus(db, index.stats(), embeddingsSetting(config, index.semantic?.client.dimensions ?? null)), {
         admin: true,
         returns: {},
-        detail: { summary: "The database, migrations, answer queue, counts and this process's index memory (memoryd doctor)" },
+        detail: {
+          summary: "The database, migrations, answer queue, counts, the embeddings endpoint's vectors and this process's index memory (memoryd doctor)",
+        },
       })
       // A consistent snapshot of the embedded database while it serves (PostgreSQL: 409, use pg_dump).
       .get(
