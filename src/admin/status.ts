@@ -5,9 +5,9 @@
  * indexes' memory against their budget.
  */
 import type { Config } from "../config";
-import type { Db, Queryable } from "../db/types";
+import type { Db } from "../db/types";
 import { MIGRATIONS } from "../db/migrations/index";
-import { vectorCounts } from "../embeddings/store";
+import { storedDimensions, vectorCounts } from "../embeddings/store";
 import type { IndexStats } from "../memory/index/registry";
 import { redactUrlCredentials } from "../redact";
 
@@ -53,13 +53,6 @@ export interface EmbeddingsSetting {
 export function embeddingsSetting(config: Pick<Config, "embeddingsUrl" | "embeddingsModel">, dimensions: number | null = null): EmbeddingsSetting | null {
   if (config.embeddingsUrl === undefined || config.embeddingsModel === undefined) return null;
   return { url: config.embeddingsUrl, model: config.embeddingsModel, dimensions };
-}
-
-/** The dimension of `model`'s stored vectors (a refused fact's row has none); null before any. */
-export async function storedDimensions(db: Queryable, model: string): Promise<number | null> {
-  const [row] = await db.sql<{ dimensions: number }>`
-    SELECT dimensions FROM fact_vectors WHERE model = ${model} AND vector IS NOT NULL LIMIT 1`;
-  return row?.dimensions ?? null;
 }
 
 export async function serviceStatus(db: Db, index: IndexStats | null, embeddings: EmbeddingsSetting | null): Promise<ServiceStatus> {

@@ -10,11 +10,11 @@
  * would not help. A text the endpoint refuses on its own (400, 413, 422) is the worker's business:
  * it asks again at once, and after a few refusals stores that fact without a vector.
  */
-import { storedDimensions, waitingFacts } from "../admin/status";
+import { waitingFacts } from "../admin/status";
 import type { Db } from "../db/types";
 import type { Logger } from "../log";
 import type { EmbeddingClient, EmbeddingError } from "./client";
-import { vectorCounts, type VectorCounts } from "./store";
+import { storedDimensions, vectorCounts, type VectorCounts } from "./store";
 import { EmbeddingWorker, WORKER_DEFAULTS } from "./worker";
 
 export interface BackfillOptions {

@@ -2,7 +2,7 @@
  * The SQL of fact vectors (migration 016): the queue (live facts without a vector of the current
  * model, leased so that instances share it), the vectors themselves, and what status reports.
  */
-import type { Queryable } from "../db/types";
+import type { Db, Queryable } from "../db/types";
 
 /** A fact leased for embedding. */
 export interface FactToEmbed {
@@ -20,13 +20,29 @@ export interface FactToEmbed {
  * nothing can be lost between a teach and its vector. The scan reads live facts in id order past
  * a watermark the worker keeps (ids sort by creation), so an idle poll reads only new rows. Two
  * instances leasing at once: the lease upsert only takes a row whose lease has ended, so one wins.
+ *
+ * Instances lease one at a time (an advisory lock, then the scan under a snapshot taken after it):
+ * a scan that began before another instance's lease committed could otherwise insert its lease
+ * after that instance stored the vector and deleted its lease row, and embed the fact again.
  */
 export async function leaseFactsToEmbed(
-  db: Queryable,
+  db: Db,
   model: string,
   options: { limit: number; afterId: string; leaseSeconds: number; workspaceId?: string },
 ): Promise<FactToEmbed[]> {
   const workspace = options.workspaceId ?? null;
+  return db.transaction(async (tx) => {
+    await tx.sql`SELECT pg_advisory_xact_lock(hashtext('memoryd:embedding_leases'))`;
+    return leaseStatement(tx, model, options, workspace);
+  });
+}
+
+function leaseStatement(
+  db: Queryable,
+  model: string,
+  options: { limit: number; afterId: string; leaseSeconds: number },
+  workspace: string | null,
+): Promise<FactToEmbed[]> {
   return db.sql<FactToEmbed>`
     WITH wanted AS (
       SELECT f.id, f.workspace_id, f.text FROM facts f
@@ -132,8 +148,22 @@ export async function vectorCounts(db: Queryable, model: string, workspaceId?: s
       (SELECT count(*) FROM fact_vectors v JOIN facts f ON f.id = v.fact_id
         WHERE v.model = ${model} AND v.vector IS NOT NULL AND f.superseded_by IS NULL
           AND (${workspace}::text IS NULL OR f.workspace_id = ${workspace}))::int AS with_vectors,
-      (SELECT count(*) FROM fact_vectors v WHERE v.model = ${model} AND v.vector IS NULL
-          AND (${workspace}::text IS NULL OR v.workspace_id = ${workspace}))::int AS refused,
-      (SELECT count(*) FROM fact_vectors v WHERE v.model <> ${model})::int AS other_models`;
+      (SELECT count(*) FROM fact_vectors v JOIN facts f ON f.id = v.fact_id
+        WHERE v.model = ${model} AND v.vector IS NULL AND f.superseded_by IS NULL
+          AND (${workspace}::text IS NULL OR f.workspace_id = ${workspace}))::int AS refused,
+      (SELECT count(*) FROM fact_vectors v
+        WHERE v.model <> ${model} AND (${workspace}::text IS NULL OR v.workspace_id = ${workspace}))::int AS other_models`;
   return row ?? { live_facts: 0, with_vectors: 0, refused: 0, other_models: 0 };
+}
+
+/** The dimension of the model's stored vectors, or null before the first. */
+export async function storedDimensions(db: Queryable, model: string): Promise<number | null> {
+  const [row] = await db.sql<{ dimensions: number }>`
+    SELECT dimensions FROM fact_vectors WHERE model = ${model} AND vector IS NOT NULL LIMIT 1`;
+  return row?.dimensions ?? null;
+}
+
+/** Forgets every lease: on the embedded database one process holds the data, so no lease is anyone else's. */
+export async function clearLeases(db: Queryable): Promise<void> {
+  await db.sql`DELETE FROM embedding_leases`;
 }

@@ -9,7 +9,7 @@
 import type { Db } from "../db/types";
 import type { Logger } from "../log";
 import { EmbeddingError, type EmbeddingClient } from "./client";
-import { dropOtherModels, leaseFactsToEmbed, releaseLeases, storeVectors, type FactToEmbed } from "./store";
+import { clearLeases, dropOtherModels, leaseFactsToEmbed, releaseLeases, storeVectors, type FactToEmbed } from "./store";
 
 export interface EmbeddingWorkerOptions {
   /** Facts a request. */
@@ -67,10 +67,18 @@ export class EmbeddingWorker {
 
   start(): void {
     this.stopped = false;
-    this.running = dropOtherModels(this.db, this.client.model).catch((error: unknown) =>
-      this.log.warn("could not drop vectors of other embedding models", { error: String(error) }),
-    );
+    this.running = this.dropOldModels().catch((error: unknown) => this.log.warn("could not drop vectors of other embedding models", { error: String(error) }));
     this.schedule(0);
+  }
+
+  /**
+   * The vectors of a model no longer configured go, a few thousand a statement. On the embedded
+   * database this process is the only one, so the leases a killed predecessor held go too: its
+   * facts are embedded now rather than once those leases run out.
+   */
+  private async dropOldModels(): Promise<void> {
+    if (this.db.kind === "embedded") await clearLeases(this.db);
+    while (!this.stopped && (await dropOtherModels(this.db, this.client.model)) > 0);
   }
 
   /** Stops polling and waits for the request under way (bounded by its timeout). */
@@ -144,11 +152,12 @@ export class EmbeddingWorker {
           refused += 1;
           continue;
         }
-        const rest = facts.slice(facts.indexOf(fact));
+        // Only this fact was asked alone: the ones after it were not asked, and no refusal is theirs.
+        await releaseLeases(this.db, [fact.id], error.failure === "refused");
         await releaseLeases(
           this.db,
-          rest.map((f) => f.id),
-          error.failure === "refused",
+          facts.slice(facts.indexOf(fact) + 1).map((f) => f.id),
+          false,
         );
         return { leased: facts.length, embedded, refused, failed: error };
       }
@@ -179,7 +188,9 @@ export class EmbeddingWorker {
     while (!this.stopped) {
       const outcome = await this.embedBatch({ afterId: this.watermark });
       this.onBatch(outcome);
-      if (outcome.failed !== null) {
+      // A text refused on its own is no reason to wait: the endpoint answers, and that fact is
+      // asked again at the next rescan until it is given up.
+      if (outcome.failed !== null && outcome.failed.failure !== "refused") {
         this.warn(outcome.failed);
         this.watermark = "";
         return this.backoff();

@@ -10,7 +10,9 @@
  *
  * `mode` scripts failures: `down` answers 503, `hang` never answers (until the client gives up),
  * `garbage` answers JSON that is not a list of vectors, `refuse` answers 400 for texts containing
- * `refuseWord`; `delayMs` delays every answer.
+ * `refuseWord`; `delayMs` delays every answer; while `gate` is set, every answer waits for it and
+ * its request is listed in `held` (a test holds a request in flight for exactly as long as it
+ * needs, whatever the machine's speed).
  */
 import { loopbackServer, sleep } from "./fake-server";
 
@@ -22,6 +24,10 @@ export interface FakeEmbeddings {
   mode: FakeEmbeddingsMode;
   delayMs: number;
   refuseWord: string;
+  /** While set, answers wait for this promise (after `delayMs`). */
+  gate: Promise<void> | null;
+  /** Texts of the requests that waited for a gate. */
+  held: string[][];
   /** Texts by request, as received (prefixes included). */
   requests: string[][];
   /** Bearer tokens received. */
@@ -55,6 +61,8 @@ export function startFakeEmbeddings(options: { dimensions?: number; concepts?: r
     mode: "ok",
     delayMs: 0,
     refuseWord: "REFUSE",
+    gate: null,
+    held: [],
     requests: [],
     authorizations: [],
     vectors: new Map(),
@@ -84,6 +92,10 @@ export function startFakeEmbeddings(options: { dimensions?: number; concepts?: r
     fake.requests.push(inputs);
     fake.authorizations.push(headers.authorization ?? "");
     await sleep(fake.delayMs);
+    if (fake.gate !== null) {
+      fake.held.push(inputs);
+      await fake.gate;
+    }
     if (fake.mode === "hang") {
       await new Promise<void>((resolve) => pending.add(resolve));
       return new Response("gone", { status: 503 });
