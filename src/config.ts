@@ -32,6 +32,7 @@ export const ConfigSchema = Type.Object({
   embeddingsApiKey: Type.Optional(Type.String({ minLength: 1 })),
   embeddingsTimeoutMs: Type.Integer({ minimum: 50, maximum: 60_000 }),
   embeddingsBatch: Type.Integer({ minimum: 1, maximum: 2048 }),
+  embeddingsMinSimilarity: Type.Number({ minimum: -1, maximum: 1 }),
   embeddingsQueryPrefix: Type.String(),
   embeddingsDocumentPrefix: Type.String(),
 });
@@ -48,6 +49,8 @@ interface Setting {
   list?: boolean;
   /** "true" or "false". */
   boolean?: boolean;
+  /** A decimal number ("0.3"). */
+  number?: boolean;
   secret?: boolean;
   description: string;
 }
@@ -131,6 +134,12 @@ export const SETTINGS: Record<Key, Setting> = {
     description: "how long a search waits for its query's vector before it ranks without it (50-60000 ms)",
   },
   embeddingsBatch: { env: "MEMORYD_EMBEDDINGS_BATCH", default: "32", integer: true, description: "facts embedded per request to the embeddings API (1-2048)" },
+  embeddingsMinSimilarity: {
+    env: "MEMORYD_EMBEDDINGS_MIN_SIMILARITY",
+    default: "0.3",
+    number: true,
+    description: "the least cosine similarity at which a fact's vector counts in the ranking (-1 to 1; models differ: 0.3 suits most)",
+  },
   embeddingsQueryPrefix: {
     env: "MEMORYD_EMBEDDINGS_QUERY_PREFIX",
     default: "",
@@ -170,9 +179,10 @@ export function loadConfig(flags: Record<string, string | undefined>, env: Recor
     sources[key] = `${source} ${shown}`;
     if (setting.integer && !/^\d+$/.test(value)) throw new ConfigError(`invalid ${sources[key]}: expected an integer`);
     if (setting.boolean && value !== "true" && value !== "false") throw new ConfigError(`invalid ${sources[key]}: expected true or false`);
+    if (setting.number && !/^-?\d+(?:\.\d+)?$/.test(value)) throw new ConfigError(`invalid ${sources[key]}: expected a number`);
     raw[key] = setting.boolean
       ? value === "true"
-      : setting.integer
+      : setting.integer || setting.number
         ? Number(value)
         : setting.list
           ? value

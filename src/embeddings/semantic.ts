@@ -15,10 +15,13 @@ import { VectorSet } from "./vectors";
 export interface SemanticQuery {
   query: Float32Array;
   vectors: VectorSet;
+  /** The least cosine similarity at which a fact's vector rank counts (MEMORYD_EMBEDDINGS_MIN_SIMILARITY). */
+  minSimilarity: number;
 }
 
 export interface SemanticOptions {
   timeoutMs: number;
+  minSimilarity: number;
   /** Bytes of vectors held in memory; least recently used workspaces go past it. */
   budgetBytes: number;
 }
@@ -35,7 +38,15 @@ export interface SemanticStats {
 interface Entry {
   set: VectorSet;
   syncing: Promise<VectorSet> | null;
+  /** When the last sync began (performance.now()). */
+  syncedAt: number;
 }
+
+/**
+ * A workspace's vectors are read again at most this often: a fact's vector arrives after the fact
+ * anyway (it is found by its words until then), so a search need not ask the database each time.
+ */
+const SYNC_EVERY_MS = 1_000;
 
 export class SemanticSearch {
   /** Map order is the LRU order. */
@@ -60,14 +71,18 @@ export class SemanticSearch {
    * fails or is slower than the timeout, or the workspace has no vectors yet.
    */
   async forQuery(workspaceId: string, text: string): Promise<SemanticQuery | null> {
-    const [query, vectors] = await Promise.all([
-      this.queryVector(text),
-      this.vectorsOf(workspaceId).catch((error: unknown) => {
-        this.log.warn("could not read fact vectors", { error: String(error) });
-        return null;
-      }),
-    ]);
-    return query === null || vectors === null || vectors.size === 0 ? null : { query, vectors };
+    const started = performance.now();
+    const loading = this.vectorsOf(workspaceId).catch((error: unknown) => {
+      this.log.warn("could not read fact vectors", { error: String(error) });
+      return null;
+    });
+    const query = await this.queryVector(text);
+    if (query === null) return null;
+    // Reading a workspace's vectors the first time may take longer than the timeout allows: the
+    // search goes on without them, and they are there for the next one.
+    const left = this.options.timeoutMs - (performance.now() - started);
+    const vectors = await Promise.race([loading, Bun.sleep(Math.max(0, left)).then(() => null)]);
+    return vectors === null || vectors.size === 0 ? null : { query, vectors, minSimilarity: this.options.minSimilarity };
   }
 
   /** The query's vector within the timeout, or null. */
@@ -93,22 +108,35 @@ export class SemanticSearch {
   }
 
   /** The workspace's vectors, with every row written before this call. */
-  async vectorsOf(workspaceId: string): Promise<VectorSet> {
+  /**
+   * The workspace's vectors, read from the database at most once a second (`SYNC_EVERY_MS`);
+   * `fresh` waits for every row written before the call (the backfill and tests).
+   */
+  async vectorsOf(workspaceId: string, fresh = false): Promise<VectorSet> {
     let entry = this.entries.get(workspaceId);
-    if (entry === undefined) {
-      entry = { set: new VectorSet(), syncing: null };
-    }
+    if (entry === undefined) entry = { set: new VectorSet(), syncing: null, syncedAt: Number.NEGATIVE_INFINITY };
     this.entries.delete(workspaceId);
     this.entries.set(workspaceId, entry);
-    // A sync under way may have read before this caller's rows were written: wait, then read again.
-    while (entry.syncing !== null) await entry.syncing.catch(() => undefined);
     const current = entry;
+    if (!fresh && current.syncing === null && performance.now() - current.syncedAt < SYNC_EVERY_MS) return current.set;
+    if (!fresh && current.syncing !== null && current.set.seq > 0) return current.set;
+    // A sync under way may have read before this caller's rows were written: wait, then read again.
+    while (current.syncing !== null) await current.syncing.catch(() => undefined);
+    current.syncedAt = performance.now();
     current.syncing = this.sync(workspaceId, current.set).finally(() => {
       current.syncing = null;
     });
     const set = await current.syncing;
     this.evictPastBudget();
     return set;
+  }
+
+  /** Vectors of these workspaces were just stored by this process: the next read asks the database. */
+  stale(workspaceIds: readonly string[]): void {
+    for (const id of workspaceIds) {
+      const entry = this.entries.get(id);
+      if (entry !== undefined) entry.syncedAt = Number.NEGATIVE_INFINITY;
+    }
   }
 
   stats(): SemanticStats {

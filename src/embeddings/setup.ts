@@ -42,12 +42,17 @@ export function createEmbeddings(config: Config, db: Db, log: Logger, events: Em
     db,
     client,
     log,
-    { timeoutMs: config.embeddingsTimeoutMs, budgetBytes: config.indexMemoryMb * 1024 * 1024 * VECTOR_SHARE_OF_INDEX_BUDGET },
+    {
+      timeoutMs: config.embeddingsTimeoutMs,
+      minSimilarity: config.embeddingsMinSimilarity,
+      budgetBytes: config.indexMemoryMb * 1024 * 1024 * VECTOR_SHARE_OF_INDEX_BUDGET,
+    },
     (failure) => events.queryFailed(failure),
   );
   // Facts are embedded in the background: a request may take longer than a search may wait.
-  const worker = new EmbeddingWorker(db, client, log, { batch: config.embeddingsBatch, timeoutMs: Math.max(config.embeddingsTimeoutMs, 30_000) }, (outcome) =>
-    events.batchDone(outcome),
-  );
+  const worker = new EmbeddingWorker(db, client, log, { batch: config.embeddingsBatch, timeoutMs: Math.max(config.embeddingsTimeoutMs, 30_000) }, (outcome) => {
+    if (outcome.embedded > 0) semantic.stale(outcome.workspaces);
+    events.batchDone(outcome);
+  });
   return { client, semantic, worker };
 }

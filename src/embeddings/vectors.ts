@@ -12,7 +12,7 @@
 export const EXACT_UP_TO = 5_000;
 /** The shortlist: this many candidates per result asked for, at least `RERANK_MIN`. */
 const RERANK_PER_RESULT = 20;
-const RERANK_MIN = 400;
+const RERANK_MIN = 1_000;
 
 export interface VectorHit {
   factId: string;
@@ -30,6 +30,8 @@ export class VectorSet {
   private signs = new Uint32Array(0);
   private words = 0;
   private readonly slotOf = new Map<string, number>();
+  /** Scratch for the shortlist's distances, reused across queries. */
+  private distances = new Uint16Array(0);
 
   get size(): number {
     return this.ids.length;
@@ -90,27 +92,39 @@ export class VectorSet {
     return slots;
   }
 
-  /** The `size` accepted slots of least Hamming distance between sign bits. */
+  /**
+   * The `size` accepted slots of least Hamming distance between sign bits: one pass computes the
+   * distances and counts them per value, which gives the distance at which the shortlist is full;
+   * a second pass takes the accepted slots up to it.
+   */
   private shortlist(unit: Float32Array, size: number, accept: (factId: string) => boolean): number[] {
-    const querySigns = new Uint32Array(this.words);
+    const words = this.words;
+    const querySigns = new Uint32Array(words);
     for (let d = 0; d < unit.length; d++) if (unit[d]! > 0) querySigns[d >>> 5]! |= 1 << (d & 31);
-    // Counting sort by distance (0..dimensions): no comparison sort over every vector.
-    const byDistance: number[][] = Array.from({ length: this.dimensions + 1 }, () => []);
-    for (let slot = 0; slot < this.ids.length; slot++) {
+    const count = this.ids.length;
+    if (this.distances.length < count) this.distances = new Uint16Array(Math.max(count, this.distances.length * 2));
+    const distances = this.distances;
+    const histogram = new Uint32Array(this.dimensions + 1);
+    const signs = this.signs;
+    for (let slot = 0, base = 0; slot < count; slot++, base += words) {
       let distance = 0;
-      const base = slot * this.words;
-      for (let w = 0; w < this.words; w++) distance += popcount(this.signs[base + w]! ^ querySigns[w]!);
-      byDistance[distance]!.push(slot);
+      for (let w = 0; w < words; w++) distance += popcount(signs[base + w]! ^ querySigns[w]!);
+      distances[slot] = distance;
+      histogram[distance]! += 1;
     }
-    const picked: number[] = [];
-    for (const slots of byDistance) {
-      for (const slot of slots) {
-        if (!accept(this.ids[slot]!)) continue;
-        picked.push(slot);
-        if (picked.length >= size) return picked;
-      }
+    // Some slots are not accepted (other end users, superseded facts): take twice the size before
+    // filtering, then widen if still short.
+    let picked: number[] = [];
+    for (let want = size * 2; ; want *= 2) {
+      let limit = 0;
+      for (let seen = 0; limit <= this.dimensions && seen < want; limit++) seen += histogram[limit]!;
+      picked = [];
+      for (let slot = 0; slot < count; slot++) if (distances[slot]! < limit && accept(this.ids[slot]!)) picked.push(slot);
+      if (picked.length >= size || limit > this.dimensions) break;
     }
-    return picked;
+    if (picked.length <= size) return picked;
+    picked.sort((a, b) => distances[a]! - distances[b]!);
+    return picked.slice(0, size);
   }
 
   private dot(slot: number, unit: Float32Array): number {
@@ -155,8 +169,13 @@ function unitOf(vector: Float32Array): Float32Array {
   return norm === 0 ? new Float32Array(vector.length) : vector.map((v) => v / norm);
 }
 
+/** Set bits of every 16-bit value: two lookups count a word's bits, faster in JS than bit tricks. */
+const BITS16 = (() => {
+  const table = new Uint8Array(65_536);
+  for (let i = 1; i < table.length; i++) table[i] = (i & 1) + table[i >>> 1]!;
+  return table;
+})();
+
 function popcount(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  return BITS16[x & 0xffff]! + BITS16[x >>> 16]!;
 }

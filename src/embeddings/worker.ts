@@ -42,6 +42,8 @@ export interface BatchOutcome {
   refused: number;
   /** The request failed: the facts wait for the next attempt. */
   failed: EmbeddingError | null;
+  /** The workspaces of the facts leased. */
+  workspaces: string[];
 }
 
 export class EmbeddingWorker {
@@ -93,6 +95,12 @@ export class EmbeddingWorker {
    * command); `afterId` starts the scan past that fact.
    */
   async embedBatch(options: { workspaceId?: string; afterId?: string } = {}): Promise<BatchOutcome & { lastId: string | null }> {
+    const outcome = await this.leaseAndEmbed(options);
+    this.onBatch(outcome);
+    return outcome;
+  }
+
+  private async leaseAndEmbed(options: { workspaceId?: string; afterId?: string }): Promise<BatchOutcome & { lastId: string | null }> {
     const { batch, timeoutMs, leaseSeconds, maxAttempts } = this.options;
     const facts = await leaseFactsToEmbed(this.db, this.client.model, {
       limit: batch,
@@ -101,7 +109,8 @@ export class EmbeddingWorker {
       ...(options.workspaceId !== undefined && { workspaceId: options.workspaceId }),
     });
     const lastId = facts.at(-1)?.id ?? null;
-    if (facts.length === 0) return { leased: 0, embedded: 0, refused: 0, failed: null, lastId };
+    if (facts.length === 0) return { leased: 0, embedded: 0, refused: 0, failed: null, workspaces: [], lastId };
+    const workspaces = [...new Set(facts.map((f) => f.workspace_id))];
     try {
       const vectors = await this.client.embedDocuments(
         facts.map((f) => f.text),
@@ -112,7 +121,7 @@ export class EmbeddingWorker {
         this.client.model,
         facts.map((f, i) => ({ factId: f.id, workspaceId: f.workspace_id, vector: vectors[i]! })),
       );
-      return { leased: facts.length, embedded: facts.length, refused: 0, failed: null, lastId };
+      return { leased: facts.length, embedded: facts.length, refused: 0, failed: null, workspaces, lastId };
     } catch (error) {
       if (!(error instanceof EmbeddingError)) {
         await releaseLeases(
@@ -123,21 +132,21 @@ export class EmbeddingWorker {
         throw error;
       }
       // A refusal of several texts says nothing of each: they are asked one at a time next.
-      if (error.failure === "refused" && facts.length > 1) return { ...(await this.oneByOne(facts, maxAttempts)), lastId };
+      if (error.failure === "refused" && facts.length > 1) return { ...(await this.oneByOne(facts, maxAttempts)), workspaces, lastId };
       if (error.failure === "refused" && facts[0]!.attempts + 1 >= maxAttempts) {
         await storeVectors(this.db, this.client.model, [{ factId: facts[0]!.id, workspaceId: facts[0]!.workspace_id, vector: null }]);
-        return { leased: 1, embedded: 0, refused: 1, failed: null, lastId };
+        return { leased: 1, embedded: 0, refused: 1, failed: null, workspaces, lastId };
       }
       await releaseLeases(
         this.db,
         facts.map((f) => f.id),
         error.failure === "refused",
       );
-      return { leased: facts.length, embedded: 0, refused: 0, failed: error, lastId };
+      return { leased: facts.length, embedded: 0, refused: 0, failed: error, workspaces, lastId };
     }
   }
 
-  private async oneByOne(facts: readonly FactToEmbed[], maxAttempts: number): Promise<BatchOutcome> {
+  private async oneByOne(facts: readonly FactToEmbed[], maxAttempts: number): Promise<Omit<BatchOutcome, "workspaces">> {
     let embedded = 0;
     let refused = 0;
     for (const fact of facts) {
@@ -187,7 +196,6 @@ export class EmbeddingWorker {
     }
     while (!this.stopped) {
       const outcome = await this.embedBatch({ afterId: this.watermark });
-      this.onBatch(outcome);
       // A text refused on its own is no reason to wait: the endpoint answers, and that fact is
       // asked again at the next rescan until it is given up.
       if (outcome.failed !== null && outcome.failed.failure !== "refused") {

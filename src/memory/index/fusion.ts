@@ -12,11 +12,6 @@ import { isVisible, type ReadFilter } from "./ranking";
 const RRF_K = 60;
 /** How deep each list is read, at least. */
 export const FUSION_DEPTH = 50;
-/**
- * A fact found by its vector alone must be at least this similar to the query: an unrelated
- * question finds nothing rather than the least unrelated facts.
- */
-export const VECTOR_ONLY_FLOOR = 0.3;
 
 export interface FusedRanking {
   ords: number[];
@@ -35,6 +30,10 @@ export function fuseWithVectors(
   filter: ReadFilter,
   options: { limit: number; exclude?: ReadonlySet<number>; onlyEndUser?: boolean },
 ): FusedRanking {
+  // A vector rank counts only for a fact at least this similar to the query: an unrelated
+  // question finds nothing by vector, and a fact the words found gains nothing from a vector that
+  // is merely among the nearest of a small workspace.
+  const floor = semantic.minSimilarity;
   const accept = (factId: string): boolean => {
     const ord = index.ordinal(factId);
     if (ord === undefined || !isVisible(index, ord, filter) || options.exclude?.has(ord)) return false;
@@ -48,9 +47,8 @@ export function fuseWithVectors(
   const scores = new Map<number, number>();
   for (const [i, ord] of lexical.slice(0, depth).entries()) scores.set(ord, 1 / (RRF_K + i + 1));
   for (const [ord, { similarity, rank }] of vector) {
-    const lexicalScore = scores.get(ord);
-    if (lexicalScore === undefined && similarity < VECTOR_ONLY_FLOOR) continue;
-    scores.set(ord, (lexicalScore ?? 0) + 1 / (RRF_K + rank));
+    if (similarity < floor) continue;
+    scores.set(ord, (scores.get(ord) ?? 0) + 1 / (RRF_K + rank));
   }
   const ords = [...scores.keys()].sort((a, b) => scores.get(b)! - scores.get(a)! || a - b).slice(0, options.limit);
   return { ords, vector };
