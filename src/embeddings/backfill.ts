@@ -14,7 +14,7 @@ import { waitingFacts } from "../admin/status";
 import type { Db } from "../db/types";
 import type { Logger } from "../log";
 import type { EmbeddingClient, EmbeddingError } from "./client";
-import { storedDimensions, vectorCounts, type VectorCounts } from "./store";
+import { clearLeases, storedDimensions, vectorCounts, type VectorCounts } from "./store";
 import { EmbeddingWorker, WORKER_DEFAULTS } from "./worker";
 
 export interface BackfillOptions {
@@ -59,6 +59,8 @@ export const RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000];
 export async function backfillEmbeddings(db: Db, client: EmbeddingClient, log: Logger, options: BackfillOptions): Promise<BackfillReport> {
   const worker = new EmbeddingWorker(db, client, log, { batch: options.batch, timeoutMs: options.timeoutMs });
   const retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+  // On the embedded database this process is the only one: leases a killed run left are nobody's.
+  if (db.kind === "embedded") await clearLeases(db);
   const counts = (): Promise<VectorCounts> => vectorCounts(db, client.model, options.workspaceId);
   const waitingBefore = waitingFacts(await counts());
   options.onStart?.(waitingBefore);

@@ -259,6 +259,61 @@ for (const kind of DB_KINDS) {
       }
     }, 60_000);
 
+    test("kill -9 during a backfill: the next run embeds what was left, each fact once", async () => {
+      const fresh = [
+        "The lab opens at eight.",
+        "Noor plays the oboe.",
+        "Backups run at midnight.",
+        "Ivo drinks green tea.",
+        "The van is blue.",
+        "Rent is due Friday.",
+      ];
+      // Nothing else waits in the workspace: whatever the tests before left.
+      expect(await backfill(["--workspace", workspaceA], embeddingsEnv())).toMatchObject({ waiting_after: 0 });
+      const db = kind === "embedded" ? await openEmbedded(t.config.dataDir) : t.db;
+      try {
+        const key = await makeKey(db, { workspace: workspaceA });
+        const taught = await call(testApp(db), "POST", "/v1/memory/facts", { key: key.secret, body: { facts: fresh.map((text) => ({ text })) } });
+        expect(taught.json.data.created).toBe(fresh.length);
+      } finally {
+        if (kind === "embedded") await db.close();
+      }
+      fake.requests.length = 0;
+      let release = (): void => {};
+      fake.gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const proc = Bun.spawn([process.execPath, "src/main.ts", "embeddings", "backfill", "--workspace", workspaceA, ...dbArgs()], {
+        cwd: `${import.meta.dir}/../..`,
+        env: { ...process.env, ...embeddingsEnv() },
+        stdout: "ignore",
+        stderr: "ignore",
+      });
+      try {
+        for (let waited = 0; fake.held.length === 0 && waited < 30_000; waited += 50) await Bun.sleep(50);
+        expect(fake.held.length).toBeGreaterThan(0);
+        proc.kill("SIGKILL");
+        await proc.exited;
+      } finally {
+        fake.gate = null;
+        release();
+      }
+      const inFlight = fake.held.flat();
+      fake.held.length = 0;
+      fake.requests.length = 0;
+      const report = await backfill(["--workspace", workspaceA], embeddingsEnv());
+      if (kind === "embedded") {
+        // One process holds the embedded database: the killed run's leases were nobody's.
+        expect(report).toMatchObject({ embedded: fresh.length, waiting_after: 0 });
+        expect(fake.requests.flat().sort()).toEqual([...fresh].sort());
+      } else {
+        // On PostgreSQL another instance might hold them: the facts the killed run had leased wait
+        // for their lease to end (a minute), the others are embedded now, none twice.
+        expect(report).toMatchObject({ embedded: fresh.length - inFlight.length, waiting_after: inFlight.length });
+        expect(fake.requests.flat().filter((text) => inFlight.includes(text))).toEqual([]);
+      }
+    }, 90_000);
+
     if (kind === "embedded") {
       test("a server holding the data directory: backfill says so, and that the server embeds by itself", async () => {
         const held = await openEmbedded(t.config.dataDir);
