@@ -47,6 +47,8 @@ interface Entry {
  * anyway (it is found by its words until then), so a search need not ask the database each time.
  */
 const SYNC_EVERY_MS = 1_000;
+/** Vectors read per statement. */
+const SYNC_PAGE = 1_000;
 
 export class SemanticSearch {
   /** Map order is the LRU order. */
@@ -151,13 +153,21 @@ export class SemanticSearch {
     return { workspaces: this.entries.size, vectors, bytes, dimensions: dimensions ?? this.client.dimensions, failures: { ...this.failures } };
   }
 
+  /**
+   * Reads the rows past the set's last, a page at a time, yielding between pages: a workspace's
+   * first read decodes tens of thousands of vectors, and the searches meanwhile (which go on
+   * without them) must not wait behind it.
+   */
   private async sync(workspaceId: string, set: VectorSet): Promise<VectorSet> {
-    const rows = await vectorsSince(this.db, workspaceId, this.client.model, set.seq);
-    for (const row of rows) {
-      if (row.vector !== null) set.add(row.fact_id, decodeVector(row.vector));
-      set.seq = Math.max(set.seq, row.seq);
+    for (;;) {
+      const rows = await vectorsSince(this.db, workspaceId, this.client.model, set.seq, SYNC_PAGE);
+      for (const row of rows) {
+        if (row.vector !== null) set.add(row.fact_id, decodeVector(row.vector));
+        set.seq = Math.max(set.seq, row.seq);
+      }
+      if (rows.length < SYNC_PAGE) return set;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return set;
   }
 
   private evictPastBudget(): void {

@@ -124,12 +124,13 @@ export interface StoredVector {
   vector: Uint8Array | null;
 }
 
-/** A workspace's vectors of `model` written after `afterSeq`, in order. */
-export function vectorsSince(db: Queryable, workspaceId: string, model: string, afterSeq: number): Promise<StoredVector[]> {
+/** Up to `limit` of a workspace's vectors of `model` written after `afterSeq`, in order. */
+export function vectorsSince(db: Queryable, workspaceId: string, model: string, afterSeq: number, limit: number): Promise<StoredVector[]> {
   return db.sql<StoredVector>`
     SELECT fact_id, seq::float8 AS seq, vector FROM fact_vectors
      WHERE workspace_id = ${workspaceId} AND model = ${model} AND seq > ${afterSeq}
-     ORDER BY seq`;
+     ORDER BY seq
+     LIMIT ${limit}`;
 }
 
 export interface VectorCounts {
