@@ -956,7 +956,7 @@ function recallPart(set: VectorSet, fake: FakeEmbeddings, queries: readonly stri
   }
   console.log(`## 5. Recall of the sign-bit shortlist at ${set.size.toLocaleString("en")} vectors, ${set.dimensions} dimensions\n`);
   console.log(
-    `VectorSet.nearest (past ${EXACT_UP_TO.toLocaleString("en")} vectors: Hamming distance of the sign bits picks max(400, 20 k) candidates, scored exactly) ` +
+    `VectorSet.nearest (past ${EXACT_UP_TO.toLocaleString("en")} vectors: Hamming distance of the sign bits picks max(1,000, 20 k) candidates, scored exactly) ` +
       `against exactNearest (every vector scored) over the same set, in process, every fact accepted. ${load()} at the end.\n`,
   );
   console.log("| queries | k | queries | recall@k % | queries with every one found % | worst query % | nearest p50 / p95 ms | exactNearest p50 / p95 ms |");
