@@ -111,18 +111,19 @@ export class SemanticSearch {
 
   /** The workspace's vectors, with every row written before this call. */
   /**
-   * The workspace's vectors, read from the database at most once a second (`SYNC_EVERY_MS`);
-   * `fresh` waits for every row written before the call (the backfill and tests).
+   * The workspace's vectors, read from the database at most once a second (`SYNC_EVERY_MS`) and
+   * at once after this process stored some (`stale`); while a read is under way, the vectors
+   * already held.
    */
-  async vectorsOf(workspaceId: string, fresh = false): Promise<VectorSet> {
+  async vectorsOf(workspaceId: string): Promise<VectorSet> {
     let entry = this.entries.get(workspaceId);
     if (entry === undefined) entry = { set: new VectorSet(), syncing: null, syncedAt: Number.NEGATIVE_INFINITY };
     this.entries.delete(workspaceId);
     this.entries.set(workspaceId, entry);
     const current = entry;
-    if (!fresh && current.syncing === null && performance.now() - current.syncedAt < SYNC_EVERY_MS) return current.set;
-    if (!fresh && current.syncing !== null && current.set.seq > 0) return current.set;
-    // A sync under way may have read before this caller's rows were written: wait, then read again.
+    if (current.syncing === null && performance.now() - current.syncedAt < SYNC_EVERY_MS) return current.set;
+    if (current.syncing !== null && current.set.seq > 0) return current.set;
+    // The workspace's first read: wait for the one under way, then read what it may have missed.
     while (current.syncing !== null) await current.syncing.catch(() => undefined);
     current.syncedAt = performance.now();
     current.syncing = this.sync(workspaceId, current.set).finally(() => {
