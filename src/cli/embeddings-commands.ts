@@ -70,7 +70,8 @@ const embeddingsBackfill: Command = async (args, config, io) => {
     if (error instanceof ApiError && error.code === "data_dir_locked") {
       throw new ApiError(
         "data_dir_locked",
-        `${error.message}. A server started with MEMORYD_EMBEDDINGS_URL set embeds the facts itself, in the background (memoryd doctor --url shows how far it is)`,
+        `${error.message}. A server started with MEMORYD_EMBEDDINGS_URL set embeds the facts itself, ` +
+          "in the background (memoryd doctor --url shows how far it is)",
       );
     }
     throw error;
