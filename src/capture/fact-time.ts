@@ -32,6 +32,17 @@ export function factTimes(fact: { observed_at?: string; expires_at?: string }, p
   return times;
 }
 
+/**
+ * A read's observed-time filters (`observed_after`, `observed_before`) as epoch milliseconds,
+ * unbounded where not given; an empty range is refused, naming `observed_before`.
+ */
+export function observedRange(input: { observed_after?: string; observed_before?: string }): { from: number; to: number } {
+  const from = input.observed_after === undefined ? Number.NEGATIVE_INFINITY : Date.parse(input.observed_after);
+  const to = input.observed_before === undefined ? Number.POSITIVE_INFINITY : Date.parse(input.observed_before);
+  if (from >= to) throw invalid("observed_before", "the range is empty: observed_before must be later than observed_after");
+  return { from, to };
+}
+
 function invalid(path: string, reason: string): ApiError {
   return new ApiError("validation_error", `invalid ${path}: ${reason}`, { fields: [{ path, reason }] });
 }

@@ -7,7 +7,7 @@ import type { FactIndexes } from "../memory/index/registry";
 import { searchFacts } from "../memory/search";
 import {
   ContextPacket,
-  ContextRequest,
+  RestContextRequest,
   FactIdParams,
   FactList,
   FactListQuery,
@@ -36,7 +36,7 @@ export function memoryRoutes(deps: { db: Db; index: FactIndexes; pipeline: Reque
     .post("/v1/memory/context", ({ caller, body }) => buildContext({ db, index, caller }, body), {
       auth: "memory.read",
       json: true,
-      body: input(ContextRequest),
+      body: input(RestContextRequest),
       returns: { data: ContextPacket },
       detail: { summary: "Context packet" },
     })

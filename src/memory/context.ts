@@ -1,4 +1,5 @@
-import type { ContextPacket, ContextRequest } from "../schema/memory";
+import { observedRange } from "../capture/fact-time";
+import type { ContextPacket, RestContextRequest } from "../schema/memory";
 import type { ServiceContext } from "../service";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
 import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "./index/ranking";
@@ -17,11 +18,12 @@ const retrievedLimit = (tokenBudget: number): number => Math.min(300, Math.max(2
  * named end user (most relevant to the query first, then most recent), then what the query
  * retrieves. `renderPacket` enforces the token budget. With `as_of`, memory as it stood then.
  */
-export async function buildContext(ctx: ServiceContext, input: ContextRequest): Promise<ContextPacket> {
+export async function buildContext(ctx: ServiceContext, input: RestContextRequest): Promise<ContextPacket> {
   const endUserId = input.end_user?.id ?? null;
   const v = visibilityFor(ctx.caller, endUserId);
+  const observed = observedRange(input);
   const [{ index, now }, semantic] = await Promise.all([readView(ctx, v.workspaceId, input.as_of), semanticQuery(ctx, v.workspaceId, input.query)]);
-  const filter = readFilter(index, v, now);
+  const filter = readFilter(index, v, now, observed);
   const plan = planQuery(index, input.query);
   const pinned = pinnedFacts(index, filter, MAX_PINNED);
   const seen = new Set(pinned);

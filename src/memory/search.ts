@@ -1,4 +1,5 @@
 import type { SemanticQuery } from "../embeddings/semantic";
+import { observedRange } from "../capture/fact-time";
 import type { RestSearchRequest, ScoreExplanation, SearchResult } from "../schema/memory";
 import type { ServiceContext } from "../service";
 import type { FactIndex } from "./index/fact-index";
@@ -32,7 +33,7 @@ export function searchIndex(
   now: number = Date.now(),
   semantic: SemanticQuery | null = null,
 ): SearchResult {
-  const filter = readFilter(index, v, now);
+  const filter = readFilter(index, v, now, observedRange(input));
   const plan = planQuery(index, input.query, params);
   const explain = input.explain === true ? new Map<number, ScoreExplanation>() : undefined;
   const depth = semantic === null ? input.limit : Math.max(input.limit, FUSION_DEPTH);

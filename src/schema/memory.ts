@@ -92,9 +92,21 @@ export const SearchRequest = Type.Object({
 });
 export type SearchRequest = Static<typeof SearchRequest>;
 
+/**
+ * Hard filters on when a fact was observed (REST search and context, the admin search): only facts
+ * observed at or after `observed_after` and before `observed_before`. The MCP tools keep the spec's
+ * arguments.
+ */
+export const ObservedRange = Type.Object({
+  observed_after: Type.Optional(Instant("only facts observed at or after this instant (ISO 8601)")),
+  observed_before: Type.Optional(Instant("only facts observed before this instant (ISO 8601), later than observed_after")),
+});
+export type ObservedRange = Static<typeof ObservedRange>;
+
 /** REST search's own extension (docs/api.md, Search explain): the MCP tool keeps the spec's arguments. */
 export const RestSearchRequest = Type.Composite([
   SearchRequest,
+  ObservedRange,
   Type.Object({
     explain: Type.Optional(Type.Boolean({ description: "return, per fact, why it ranked (matched words, matches by meaning, signals)" })),
   }),
@@ -158,6 +170,10 @@ export const ContextRequest = Type.Object({
   as_of: AsOf,
 });
 export type ContextRequest = Static<typeof ContextRequest>;
+
+/** REST context's own extension: the observed-time filters. */
+export const RestContextRequest = Type.Composite([ContextRequest, ObservedRange]);
+export type RestContextRequest = Static<typeof RestContextRequest>;
 
 /** A fact's text: 1-4000 characters with at least one non-space character. */
 export const FactText = Text({

@@ -105,23 +105,36 @@ export interface ReadFilter {
   kindMask: number;
   /** The read's clock, epoch milliseconds: facts that expired by then are not returned. */
   now: number;
+  /** Only facts observed in [observedFrom, observedTo), epoch milliseconds (REST's observed_after / observed_before). */
+  observedFrom: number;
+  observedTo: number;
 }
 
 export function readFilter(
   index: FactIndex,
   v: { endUserId: string | null; audience: "internal" | "external"; kinds: readonly FactKind[] | null },
   now: number = Date.now(),
+  observed: { from: number; to: number } = { from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY },
 ): ReadFilter {
   const kindMask = v.kinds === null ? 0xff : v.kinds.reduce((mask, kind) => mask | (1 << KINDS.indexOf(kind)), 0);
-  return { endUser: v.endUserId === null ? -1 : index.endUserIndex(v.endUserId), internal: v.audience === "internal", kindMask, now };
+  return {
+    endUser: v.endUserId === null ? -1 : index.endUserIndex(v.endUserId),
+    internal: v.audience === "internal",
+    kindMask,
+    now,
+    observedFrom: observed.from,
+    observedTo: observed.to,
+  };
 }
 
 const HIDDEN_FROM_EXTERNAL = SENSITIVE | TEAM | INFERRED;
 
-/** The one visibility test: live and not expired, end user only when named, external limits, kinds. */
+/** The one visibility test: live and not expired, in the observed range, end user only when named, external limits, kinds. */
 export function isVisible(index: FactIndex, ord: number, filter: ReadFilter): boolean {
   const flags = index.flags[ord]!;
   if ((flags & LIVE) === 0 || index.expiresAt[ord]! <= filter.now) return false;
+  const observed = index.recordedAt[ord]!;
+  if (observed < filter.observedFrom || observed >= filter.observedTo) return false;
   const endUser = index.endUserOf[ord]!;
   if (endUser >= 0 && endUser !== filter.endUser) return false;
   if (!filter.internal && (flags & HIDDEN_FROM_EXTERNAL) !== 0) return false;
