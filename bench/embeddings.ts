@@ -35,17 +35,13 @@
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import postgres from "postgres";
 import { AnswerEngine } from "../src/answers/engine";
 import { authenticate, type AuthContext } from "../src/auth/authenticate";
 import { createKey } from "../src/auth/keys";
 import { createWorkspace } from "../src/auth/workspaces";
-import { normalizeForDuplicates } from "../src/capture/analyze";
 import { teachFacts } from "../src/capture/teach";
 import { createApp } from "../src/app";
 import { loadConfig, type Config } from "../src/config";
-import { migrate } from "../src/db/migrate";
-import { openPostgres } from "../src/db/postgres";
 import type { Db } from "../src/db/types";
 import { SemanticSearch } from "../src/embeddings/semantic";
 import { createEmbeddings, type Embeddings } from "../src/embeddings/setup";
@@ -65,6 +61,7 @@ import { startFakeEmbeddings, type FakeEmbeddings } from "../test/helpers/fake-e
 import { Bm25 } from "./lib/bm25";
 import { openBenchDatabase, type BenchDatabase } from "./lib/database";
 import { percentile } from "./lib/metrics";
+import { itemsOfFacts } from "./lib/stored";
 import { argValue } from "./support/args";
 import { provenance } from "./support/provenance";
 import { factStream, makeCast, makeQueries, Rng, type SynthFact } from "./support/synth";
@@ -300,19 +297,7 @@ interface ParaphraseSet {
 
 /** Stored fact id → the set's entry ids it stands for: same text, else the same duplicate key. */
 function entriesOfFacts(facts: readonly IndexedFact[], entries: readonly Entry[]): Map<string, string[]> {
-  const byText = new Map<string, string>();
-  const byNormalized = new Map<string, string>();
-  for (const f of facts) {
-    byText.set(f.text, f.id);
-    byNormalized.set(normalizeForDuplicates(f.text), f.id);
-  }
-  const out = new Map<string, string[]>();
-  for (const entry of entries) {
-    const id = byText.get(entry.text) ?? byNormalized.get(normalizeForDuplicates(entry.text));
-    if (id === undefined) continue;
-    out.set(id, [...(out.get(id) ?? []), entry.id]);
-  }
-  return out;
+  return new Map([...itemsOfFacts(facts, entries)].map(([id, items]) => [id, items.map((e) => e.id)]));
 }
 
 /**
@@ -674,42 +659,8 @@ async function failurePart(db: Db, label: string, ws: Workspace, fake: FakeEmbed
 // ---------------------------------------------------------------------------------------------
 // 3-5. At scale: HTTP latency, memory, recall of the shortlist
 
-async function openDatabase(): Promise<BenchDatabase> {
-  if (pgAdminUrl === undefined) return openBenchDatabase();
-  const admin = postgres(pgAdminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`);
-    await admin.unsafe(`CREATE DATABASE ${PG_DATABASE}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${PG_DATABASE}`;
-  const db = openPostgres({ url: url.toString(), maxConnections: 10 });
-  const drop = async (): Promise<void> => {
-    const dropper = postgres(pgAdminUrl, { max: 1, onnotice: () => {} });
-    try {
-      await dropper.unsafe(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`);
-    } finally {
-      await dropper.end();
-    }
-  };
-  try {
-    await migrate(db);
-  } catch (error) {
-    await db.close();
-    await drop();
-    throw error;
-  }
-  const version = (await db.sql<{ v: string }>`SELECT current_setting('server_version') AS v`)[0]?.v ?? "?";
-  return {
-    db,
-    label: `PostgreSQL ${version} (${PG_DATABASE})`,
-    close: async () => {
-      await db.close();
-      await drop();
-    },
-  };
+function openDatabase(): Promise<BenchDatabase> {
+  return pgAdminUrl === undefined ? openBenchDatabase() : openBenchDatabase({ adminUrl: pgAdminUrl, name: PG_DATABASE, maxConnections: 10 });
 }
 
 async function scalePart(bench: BenchDatabase): Promise<void> {

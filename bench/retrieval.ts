@@ -29,7 +29,6 @@ import { join } from "node:path";
 import { authenticate, type AuthContext } from "../src/auth/authenticate";
 import { createKey } from "../src/auth/keys";
 import { createWorkspace } from "../src/auth/workspaces";
-import { normalizeForDuplicates } from "../src/capture/analyze";
 import { teachFacts } from "../src/capture/teach";
 import type { Db } from "../src/db/types";
 import { loadLiveFacts } from "../src/memory/changes";
@@ -44,6 +43,7 @@ import { openBenchDatabase } from "./lib/database";
 import { factText, loadLocomo } from "./lib/locomo-data";
 import { loadLongMemEval } from "./lib/longmemeval-data";
 import { percentile } from "./lib/metrics";
+import { itemsOfFacts } from "./lib/stored";
 import { argValue } from "./support/args";
 
 const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
@@ -235,25 +235,6 @@ async function liveFacts(db: Db, workspaceId: string): Promise<IndexedFact[]> {
   }
 }
 
-/** Which units each stored fact stands for: same text, else the same duplicate key (a skipped duplicate). */
-function unitsOfFacts(facts: readonly IndexedFact[], units: readonly Unit[]): Map<string, Unit[]> {
-  const byText = new Map<string, string>();
-  const byNormalized = new Map<string, string>();
-  for (const f of facts) {
-    byText.set(f.text, f.id);
-    byNormalized.set(normalizeForDuplicates(f.text), f.id);
-  }
-  const out = new Map<string, Unit[]>();
-  for (const unit of units) {
-    const id = byText.get(unit.text) ?? byNormalized.get(normalizeForDuplicates(unit.text));
-    if (id === undefined) continue; // superseded: search can no longer return it
-    const list = out.get(id);
-    if (list) list.push(unit);
-    else out.set(id, [unit]);
-  }
-  return out;
-}
-
 interface RunStats {
   facts: number;
   units: number;
@@ -338,7 +319,7 @@ async function runDataset(
         searchIndex(plainIndex, visibility, { query, limit: SEARCH_LIMIT }, wordsOnlyParams).facts.map((f) => f.fact_id);
       stats.facts += facts.length;
       stats.units += h.units.length;
-      const unitsOf = unitsOfFacts(facts, h.units);
+      const unitsOf = itemsOfFacts(facts, h.units);
       const plain = new Bm25(h.units.map((u) => u.text));
       const plainStop = new Bm25(
         h.units.map((u) => u.text),

@@ -37,8 +37,16 @@ async function initdbTemplate(): Promise<Blob> {
   return Bun.file(templatePath);
 }
 
-export async function openBenchDatabase(): Promise<BenchDatabase> {
-  const adminUrl = process.env.BENCH_DATABASE_URL;
+export interface BenchDatabaseOptions {
+  /** A PostgreSQL server to create the database on; default BENCH_DATABASE_URL, else embedded PGlite. */
+  adminUrl?: string;
+  /** The database's name (dropped first if it exists); default a fresh random one. */
+  name?: string;
+  maxConnections?: number;
+}
+
+export async function openBenchDatabase(options: BenchDatabaseOptions = {}): Promise<BenchDatabase> {
+  const adminUrl = options.adminUrl ?? process.env.BENCH_DATABASE_URL;
   if (adminUrl === undefined || adminUrl === "") {
     const dir = mkdtempSync(join(tmpdir(), "memoryd-bench-"));
     const db = await openEmbedded(dir, { template: await initdbTemplate() });
@@ -52,16 +60,17 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
       },
     };
   }
-  const name = `memoryd_bench_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const name = options.name ?? `memoryd_bench_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
+    if (options.name !== undefined) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.unsafe(`CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = openPostgres({ url: url.toString(), maxConnections: 4 });
+  const db = openPostgres({ url: url.toString(), maxConnections: options.maxConnections ?? 4 });
   const drop = async (): Promise<void> => {
     const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
     try {
@@ -80,7 +89,7 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
   const version = (await db.sql<{ v: string }>`SELECT current_setting('server_version') AS v`)[0]?.v ?? "?";
   return {
     db,
-    label: `PostgreSQL ${version}`,
+    label: options.name === undefined ? `PostgreSQL ${version}` : `PostgreSQL ${version} (${name})`,
     close: async () => {
       await db.close();
       await drop();
