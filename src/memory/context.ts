@@ -24,7 +24,7 @@ export async function buildContext(ctx: ServiceContext, input: RestContextReques
   const observed = observedRange(input);
   const [{ index, now }, semantic] = await Promise.all([readView(ctx, v.workspaceId, input.as_of), semanticQuery(ctx, v.workspaceId, input.query)]);
   const filter = readFilter(index, v, now, observed);
-  const plan = planQuery(index, input.query);
+  const plan = planQuery(index, input.query, undefined, now);
   const pinned = pinnedFacts(index, filter, MAX_PINNED);
   const seen = new Set(pinned);
 
@@ -45,7 +45,7 @@ export async function buildContext(ctx: ServiceContext, input: RestContextReques
   }
 
   const limit = retrievedLimit(input.token_budget);
-  const retrieved = plan.hasTerms ? ranked(limit, false) : recentFacts(index, filter, { limit, exclude: seen, now });
+  const retrieved = plan.hasTerms ? ranked(limit, false) : recentFacts(index, filter, { limit, exclude: seen, now }, plan.time.windows);
 
   const facts = (ords: readonly number[]) => ords.map((ord) => index.factAt(ord));
   return renderPacket({
@@ -55,5 +55,6 @@ export async function buildContext(ctx: ServiceContext, input: RestContextReques
     tokenBudget: input.token_budget,
     actorName: input.end_user?.name ?? input.end_user?.id,
     lineCosts: index.lineCosts,
+    inObservedOrder: plan.time.order,
   });
 }

@@ -33,6 +33,11 @@ export interface RenderPacketInput {
   actorName?: string;
   /** Known token counts of fact lines, by fact id: read before counting, written after. */
   lineCosts?: LineCosts;
+  /**
+   * The query asks about order ("which happened first"): the retrieved facts chosen are listed
+   * with each subject's facts in the order they were observed, not by relevance.
+   */
+  inObservedOrder?: boolean;
 }
 
 /** A memory of facts' line costs; the search index keeps one per workspace. */
@@ -112,6 +117,24 @@ function contextFact(fact: Fact, layer: Layer): ContextFact {
 /** Every line except the last is followed by "\n"; counting them together is what makes costs add up. */
 function lineCost(line: string): number {
   return countTokens(`${line}\n`);
+}
+
+/**
+ * The retrieved candidates with each subject's facts in observed order: a subject's facts take the
+ * places its facts had, so subjects keep their relevance order among themselves.
+ */
+function observedOrder(chosen: readonly Candidate[]): Candidate[] {
+  const retrieved = chosen.filter((c) => c.fact.layer === "retrieved");
+  const bySubject = new Map<string, Candidate[]>();
+  for (const c of retrieved) bySubject.set(c.fact.subject, [...(bySubject.get(c.fact.subject) ?? []), c]);
+  for (const facts of bySubject.values()) facts.sort((a, b) => Date.parse(a.fact.recorded_time) - Date.parse(b.fact.recorded_time));
+  const next = new Map<string, number>();
+  const reordered = retrieved.map((c) => {
+    const i = next.get(c.fact.subject) ?? 0;
+    next.set(c.fact.subject, i + 1);
+    return bySubject.get(c.fact.subject)![i]!;
+  });
+  return [...chosen.filter((c) => c.fact.layer !== "retrieved"), ...reordered];
 }
 
 function assemble(aboutHeader: string, chosen: readonly Candidate[]): string {
@@ -196,6 +219,6 @@ export function renderPacket(input: RenderPacketInput): ContextPacket {
     }
   }
 
-  const rendered = assemble(aboutHeader, chosen);
-  return { packet_version: PACKET_VERSION, rendered, facts: renderOrder(chosen) };
+  const listed = input.inObservedOrder === true ? observedOrder(chosen) : chosen;
+  return { packet_version: PACKET_VERSION, rendered: assemble(aboutHeader, listed), facts: renderOrder(listed) };
 }

@@ -34,14 +34,15 @@ export function searchIndex(
   semantic: SemanticQuery | null = null,
 ): SearchResult {
   const filter = readFilter(index, v, now, observedRange(input));
-  const plan = planQuery(index, input.query, params);
+  const plan = planQuery(index, input.query, params, now);
   const explain = input.explain === true ? new Map<number, ScoreExplanation>() : undefined;
   const depth = semantic === null ? input.limit : Math.max(input.limit, FUSION_DEPTH);
   // A query of only stop words or punctuation asks for nothing in particular: the latest facts
-  // are the sensible answer, not an empty list or an error.
+  // (those nearest a time it names, "what happened last week?") are the sensible answer, not an
+  // empty list or an error.
   const lexical = plan.hasTerms
     ? rankFacts(index, plan, filter, { limit: depth, now, ...(params && { params }), ...(explain && { explain }) })
-    : recentFacts(index, filter, { limit: input.limit, now });
+    : recentFacts(index, filter, { limit: input.limit, now }, plan.time.windows);
   const fused = semantic !== null && plan.hasTerms ? fuseWithVectors(index, lexical, semantic, filter, { limit: input.limit }) : null;
   return {
     facts: (fused?.ords ?? lexical).map((ord) => {
@@ -55,5 +56,5 @@ export function searchIndex(
 
 /** A fact found by its vector alone has no word, meaning or other part. */
 function emptyExplanation(): ScoreExplanation {
-  return { score: 0, words: [], meaning: [], subject: 0, end_user: 0, confidence: 0, recency: 0, question: 0, phrasing: 0 };
+  return { score: 0, words: [], meaning: [], subject: 0, end_user: 0, confidence: 0, recency: 0, question: 0, phrasing: 0, time: 0 };
 }

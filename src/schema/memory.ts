@@ -138,6 +138,17 @@ export const ScoreExplanation = Type.Object({
   recency: Type.Number(),
   question: Type.Number({ description: "negative when the fact is itself a short question" }),
   phrasing: Type.Number({ description: "the share of the query's trigrams the fact holds, weighted" }),
+  time: Type.Number({ description: 'the lift for being observed within (or near) a time the query names, such as "two months ago"' }),
+  time_window: Type.Optional(
+    Type.Object(
+      {
+        expression: Type.String({ description: "the time expression as written in the query" }),
+        from: Type.String({ format: "date-time", description: "the window's start: facts observed from here get the full lift" }),
+        to: Type.String({ format: "date-time", description: "the window's end (exclusive)" }),
+      },
+      { description: "when the query names a time: the window that lifts this fact most (the first one when none does)" },
+    ),
+  ),
   vector: Type.Optional(
     Type.Object(
       {

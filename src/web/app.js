@@ -620,6 +620,8 @@ function explanationLines(e) {
   for (const name of ["subject", "end_user", "confidence", "recency", "question", "phrasing"]) {
     if (e[name] !== 0) lines.push(`${name.replace("_", " ")} ${number(e[name])}`);
   }
+  const w = e.time_window;
+  if (w) lines.push(`time “${w.expression}” (${w.from.slice(0, 10)} – ${w.to.slice(0, 10)}) ${number(e.time)}`);
   return lines;
 }
 

@@ -179,6 +179,10 @@ test("facts: search, pin, history and delete; a fact that expires says when", as
   const answer = page.getByRole("listitem").filter({ hasText: "Refunds take five days." });
   await expectText(answer, "meaning “reimburs” → “refund” (neighbour");
   await shot("08-ask-memory");
+  // A time in the question: the window it names and what it added.
+  await ask.getByLabel("Question").fill("how long do refunds take today?");
+  await ask.getByRole("button", { name: "Ask" }).click();
+  await expectText(page.getByRole("listitem").filter({ hasText: "Refunds take five days." }), "time “today”");
   await page.getByRole("search", { name: "Filter facts" }).getByLabel("Text").fill("leave");
   await page.getByRole("button", { name: "Search" }).click();
   await expectText(page.getByRole("row", { name: /Bo is on leave this week/ }), "expires");

@@ -476,3 +476,35 @@ describe("renderPacket properties", () => {
     );
   }, 30_000);
 });
+
+describe("an order question's packet", () => {
+  const at = (day: number): string => new Date(Date.UTC(2024, 4, day)).toISOString();
+  // Best match first: Ana's facts observed on the 9th, 2nd and 5th, Ben's on the 7th and 1st.
+  const retrieved = [
+    fact("Ana went to Rome", { subject: "Ana", recorded_time: at(9) }),
+    fact("Ben went to Oslo", { subject: "Ben", recorded_time: at(7) }),
+    fact("Ana went to Lima", { subject: "Ana", recorded_time: at(2) }),
+    fact("Ben went to Kyiv", { subject: "Ben", recorded_time: at(1) }),
+    fact("Ana went to Pune", { subject: "Ana", recorded_time: at(5) }),
+  ];
+  const pinned = [fact("Pinned: trips are booked by Dana", { subject: "workspace", recorded_time: at(20) })];
+
+  test("lists each subject's retrieved facts in observed order, in the places its facts had", () => {
+    const packet = render({ pinned, retrieved, inObservedOrder: true });
+    const listed = packet.facts.filter((f) => f.layer === "retrieved").map((f) => f.fact_text);
+    expect(listed).toEqual(["Ana went to Lima", "Ben went to Kyiv", "Ana went to Pune", "Ben went to Oslo", "Ana went to Rome"]);
+    const lines = packet.rendered.split("\n").filter((line) => FACT_LINE.test(line));
+    expect(lines.map((line) => parseLine(line).text)).toEqual([pinned[0]!.fact_text, ...listed]);
+    expect(packet.facts[0]!.layer).toBe("pinned_core");
+  });
+
+  test("chooses the same facts as relevance order does: only their order changes", () => {
+    for (const tokenBudget of [120, 160, 200, 1500]) {
+      const byRelevance = render({ pinned, retrieved, tokenBudget });
+      const byTime = render({ pinned, retrieved, tokenBudget, inObservedOrder: true });
+      expect(byTime.facts.map((f) => f.fact_id).sort()).toEqual(byRelevance.facts.map((f) => f.fact_id).sort());
+      expect(countTokens(byTime.rendered)).toBe(countTokens(byRelevance.rendered));
+      expect(countTokens(byTime.rendered)).toBeLessThanOrEqual(tokenBudget);
+    }
+  });
+});

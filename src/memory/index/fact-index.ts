@@ -1,4 +1,5 @@
 import type { Fact, FactKind, Origin, SubjectType } from "../../schema/memory";
+import { readFactTime } from "../time/query-time";
 import type { LineCosts } from "../packet";
 import { categoryTermsOf } from "../lexicon/lexicon";
 import { termsOf } from "./terms";
@@ -74,6 +75,8 @@ export const FACT_COLUMNS = {
   confidence: Float32Array,
   recordedAt: Float64Array,
   expiresAt: Float64Array,
+  aboutFrom: Float64Array,
+  aboutTo: Float64Array,
   lengthOf: Uint16Array,
   lineTokens: Uint16Array,
 } as const;
@@ -149,6 +152,12 @@ export class FactIndex implements FactColumns {
   recordedAt = new Float64Array(0);
   /** Epoch milliseconds; Infinity for a fact that never expires. Readers compare it with their clock. */
   expiresAt = new Float64Array(0);
+  /**
+   * The span [aboutFrom, aboutTo) of the time the fact names, read at its observation ("last
+   * month", docs/memory.md, "Time in the question"); both 0 (an empty span) when it names none.
+   */
+  aboutFrom = new Float64Array(0);
+  aboutTo = new Float64Array(0);
   lengthOf = new Uint16Array(0);
   /**
    * Tokens of the fact's context-packet line, 0 until a packet first renders it. A fact's line
@@ -199,6 +208,9 @@ export class FactIndex implements FactColumns {
     this.confidence[ord] = fact.confidence;
     this.recordedAt[ord] = fact.recordedAt;
     this.expiresAt[ord] = fact.expiresAt ?? Number.POSITIVE_INFINITY;
+    const about = readFactTime(fact.text, fact.recordedAt);
+    this.aboutFrom[ord] = about?.[0] ?? 0;
+    this.aboutTo[ord] = about?.[1] ?? 0;
     this.lineTokens[ord] = 0;
     this.live += 1;
     this.totalLength += this.lengthOf[ord]!;

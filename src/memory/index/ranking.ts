@@ -3,6 +3,7 @@ import { idfOf, KINDS, LIVE, INFERRED, QUESTION, SENSITIVE, TEAM, TF_BITS, type 
 import { lexicon, MEANING_MAX_TERMS } from "../lexicon/lexicon";
 import { type MeaningMatch, meaningMatches } from "./meaning";
 import { termsOf, TrigramProbe, trigramsOf, trigramSimilarity } from "./terms";
+import { type QueryTime, readQueryTime, timeLift, type TimeWindow, withoutExpressions } from "../time/query-time";
 
 /**
  * The ranking function's parameters as one table, chosen on the development sets by
@@ -60,6 +61,12 @@ export interface RankingParams {
    * categories past MEANING_MAX_TERMS, so a larger value only lets neighbours in.
    */
   meaningMaxLength: number;
+  /**
+   * Times a fact's lift by the time the query names (docs/memory.md, "Time in the question"):
+   * 1 when observed inside the window, fading outside it. 0 reads no time in queries (the
+   * bench's switch): the expressions' words are then plain terms again.
+   */
+  time: number;
 }
 
 export const RANKING: Readonly<RankingParams> = {
@@ -82,6 +89,7 @@ export const RANKING: Readonly<RankingParams> = {
   commonWords: 2000,
   generalWords: 300,
   meaningMaxLength: MEANING_MAX_TERMS,
+  time: 3.0,
 };
 
 /** Distinct query terms considered at most (a 2000-character query has hundreds of words). */
@@ -156,21 +164,31 @@ interface TermGroup {
 
 /** A query, analysed once against one index and reusable across the packet's layers. */
 export interface QueryPlan {
-  /** The query had searchable words (not only stop words or punctuation). */
+  /**
+   * The query has searchable words (not only stop words or punctuation). Not when it names a time
+   * and none of its words is known here: the time is what it asks for ("what happened last week?").
+   */
   hasTerms: boolean;
   groups: TermGroup[];
   namedSubjects: Set<number>;
   /** The query's trigrams for the phrasing re-score; null when the query is too long to have phrasing. */
   trigrams: TrigramProbe | null;
+  /** The times the query names, read at the read's instant. */
+  time: QueryTime;
 }
 
+const NO_TIME: QueryTime = { windows: [], spans: [], order: false };
+
 /**
- * Splits the query into terms, weighs each by its IDF in this workspace, expands words the
- * workspace has never seen (a typo, a partial word) to known terms that start with them or are
- * spelled closely, and finds the subjects the query names as a phrase.
+ * Reads the times the query names at the read's instant `now`, splits the rest into terms, weighs
+ * each by its IDF in this workspace, expands words the workspace has never seen (a typo, a partial
+ * word) to known terms that start with them or are spelled closely, and finds the subjects the
+ * query names as a phrase.
  */
-export function planQuery(index: FactIndex, query: string, params: RankingParams = RANKING): QueryPlan {
-  const sequence = termsOf(query);
+export function planQuery(index: FactIndex, query: string, params: RankingParams = RANKING, now: number = Date.now()): QueryPlan {
+  const time = params.time > 0 ? readQueryTime(query, now) : NO_TIME;
+  const words = time.spans.length > 0 ? withoutExpressions(query, time) : query;
+  const sequence = termsOf(words);
   const distinct = [...new Set(sequence)].slice(0, MAX_QUERY_TERMS);
   const n = Math.max(index.live, 1);
   const groups: TermGroup[] = [];
@@ -195,7 +213,9 @@ export function planQuery(index: FactIndex, query: string, params: RankingParams
       if (terms.every((t, j) => sequence[i + j] === t && planned.has(t))) namedSubjects.add(subject);
     }
   }
-  return { hasTerms: sequence.length > 0, groups, namedSubjects, trigrams: query.length <= PHRASING_MAX_QUERY ? new TrigramProbe(trigramsOf(query)) : null };
+  const trigrams = query.length <= PHRASING_MAX_QUERY ? new TrigramProbe(trigramsOf(words)) : null;
+  const hasTerms = sequence.length > 0 && (groups.length > 0 || time.windows.length === 0);
+  return { hasTerms, groups, namedSubjects, trigrams, time };
 }
 
 function expand(index: FactIndex, word: string, typos: boolean): string[] {
@@ -425,13 +445,15 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   cursors.reduce((sum, c, i) => (upTo[i] = sum + c.bound), 0);
   const now = options.now ?? Date.now();
   const recencyMs = p.recencyDays * 86_400_000;
-  const extraBound = (filter.endUser >= 0 ? p.endUser : 0) + p.confidence + p.recency;
+  const timed = plan.time.windows.length > 0;
+  const extraBound = (filter.endUser >= 0 ? p.endUser : 0) + p.confidence + p.recency + (timed ? p.time : 0);
   // The per-fact signals, one function each: the score and explain both read them.
   const endUserSignal = (ord: number): number => (index.endUserOf[ord]! >= 0 ? p.endUser : 0);
   const confidenceSignal = (ord: number): number => p.confidence * index.confidence[ord]!;
   const recencySignal = (ord: number): number => p.recency * Math.exp(-(now - index.recordedAt[ord]!) / recencyMs);
   const questionSignal = (ord: number): number => ((flags[ord]! & QUESTION) !== 0 && lengthOf[ord]! <= QUESTION_MAX_TERMS ? p.question : 0);
-  const extraOf = (ord: number): number => endUserSignal(ord) + confidenceSignal(ord) + recencySignal(ord) - questionSignal(ord);
+  const timeSignal = (ord: number): number => (timed ? p.time * factLift(index, plan.time.windows, ord) : 0);
+  const extraOf = (ord: number): number => endUserSignal(ord) + confidenceSignal(ord) + recencySignal(ord) + timeSignal(ord) - questionSignal(ord);
   const onlyEndUser = options.onlyEndUser === true;
   // An empty set is no test at all: most packets have no earlier layer.
   const exclude = options.exclude !== undefined && options.exclude.size > 0 ? options.exclude : undefined;
@@ -629,6 +651,8 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
         recency: recencySignal(ord),
         question: -questionSignal(ord),
         phrasing: 0,
+        time: timeSignal(ord),
+        ...(timed && { time_window: windowShown(index, plan.time.windows, ord) }),
       };
       parts.score = scoreOfGains(extraOf(ord), (i, gain) => {
         const c = cursors[i]!;
@@ -656,7 +680,25 @@ function roundParts(parts: ScoreExplanation): ScoreExplanation {
     recency: round(parts.recency),
     question: round(parts.question),
     phrasing: round(parts.phrasing),
+    time: round(parts.time),
   };
+}
+
+/**
+ * How much the query's windows lift a fact: by when it was observed, or by the time it names
+ * ("last month" in a fact observed in May is April), whichever is nearer.
+ */
+export function factLift(index: FactIndex, windows: readonly TimeWindow[], ord: number): number {
+  const observed = timeLift(windows, index.recordedAt[ord]!);
+  const [from, to] = [index.aboutFrom[ord]!, index.aboutTo[ord]!];
+  return from === to ? observed : Math.max(observed, timeLift(windows, from, to));
+}
+
+/** What explain shows of the window that lifts a fact most (the first when none does). */
+function windowShown(index: FactIndex, windows: readonly TimeWindow[], ord: number): NonNullable<ScoreExplanation["time_window"]> {
+  let best: TimeWindow = windows[0]!;
+  for (const w of windows) if (factLift(index, [w], ord) > factLift(index, [best], ord)) best = w;
+  return { expression: best.expression, from: new Date(best.from).toISOString(), to: new Date(best.to).toISOString() };
 }
 
 /** The phrasing re-score of the best `rerankDepth`; a fixed depth, so a smaller limit returns a prefix of a larger one. */
@@ -669,16 +711,26 @@ function rescore(index: FactIndex, plan: QueryPlan, p: RankingParams, ranked: nu
   return [...head, ...ranked.slice(p.rerankDepth)].slice(0, limit);
 }
 
-/** The latest visible facts (recorded time, then id): for queries without terms and the about_actor fill. */
-export function recentFacts(index: FactIndex, filter: ReadFilter, options: RankOptions): number[] {
+/**
+ * The latest visible facts (recorded time, then id): for queries without terms and the about_actor
+ * fill. When the query names a time (`windows`: "what happened last week?"), the facts observed
+ * nearest it come first.
+ */
+export function recentFacts(index: FactIndex, filter: ReadFilter, options: RankOptions, windows: readonly TimeWindow[] = []): number[] {
+  const lift = new Map<number, number>();
+  const liftOf = (ord: number): number => (windows.length === 0 ? 0 : (lift.get(ord) ?? 0));
   const top = new TopK(
     options.limit,
-    (a, b) => index.recordedAt[a]! > index.recordedAt[b]! || (index.recordedAt[a] === index.recordedAt[b] && index.ids[a]! > index.ids[b]!),
+    (a, b) =>
+      liftOf(a) > liftOf(b) ||
+      (liftOf(a) === liftOf(b) &&
+        (index.recordedAt[a]! > index.recordedAt[b]! || (index.recordedAt[a] === index.recordedAt[b] && index.ids[a]! > index.ids[b]!))),
   );
   const consider = (ord: number): void => {
     if (!isVisible(index, ord, filter)) return;
     if (options.onlyEndUser === true && index.endUserOf[ord]! < 0) return;
     if (options.exclude?.has(ord)) return;
+    if (windows.length > 0) lift.set(ord, factLift(index, windows, ord));
     top.offer(ord);
   };
   if (options.onlyEndUser === true) {

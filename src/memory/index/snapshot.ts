@@ -1,6 +1,7 @@
 import { FACT_COLUMN_NAMES, FACT_COLUMNS, FactIndex, setColumn, type FactColumns, type IndexParts, type Postings } from "./fact-index";
 import { LEXICON_SHA256 } from "../lexicon/lexicon";
 import { STOP_WORDS, termsOf } from "./terms";
+import { readFactTime } from "../time/query-time";
 
 /**
  * A workspace's index as bytes, so a cold start reads one row and copies arrays instead of reading
@@ -11,7 +12,7 @@ import { STOP_WORDS, termsOf } from "./terms";
  */
 
 /** Bump when the layout below or what `FactIndex.add` derives from a fact changes. */
-const LAYOUT = 3;
+const LAYOUT = 4;
 const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 
 /**
@@ -23,7 +24,11 @@ const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 const PROBE =
   "The Runners were RUNNING generously through Zürich's cafés: naïve résumés, organisations' 2024-05-01 " +
   "x86_64 İstanbul ΣΊΣΥΦΟΣ straße 東京タワー 👩‍💻 don't they'll we've jumping jumped happily";
-export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(`${termsOf(PROBE).join(" ")}|${[...STOP_WORDS].join(" ")}|${LEXICON_SHA256}`).toString(36)}`;
+/** The time facts name is derived data too: a change to how it is read retires every snapshot. */
+const TIME_PROBE = ["I cleaned my sneakers last month", "we met two weeks ago", "on Valentine's day", "in March 2022", "last Tuesday"]
+  .map((text) => readFactTime(text, Date.UTC(2024, 4, 24, 12)))
+  .join(" ");
+export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(`${termsOf(PROBE).join(" ")}|${[...STOP_WORDS].join(" ")}|${LEXICON_SHA256}|${TIME_PROBE}`).toString(36)}`;
 
 type Column = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float32Array | Float64Array;
 
