@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 
 export interface Turn {
   diaId: string;
+  /** When its session took place (`session_N_date_time`), epoch milliseconds, read as UTC; null when the data has no date. */
+  at: number | null;
   speaker: string;
   text: string;
 }
@@ -18,6 +20,8 @@ export interface Question {
 
 export interface Conversation {
   sampleId: string;
+  /** When the questions are asked: a day after the last dated session (the data set gives no date). */
+  askedAt: number | null;
   turns: Turn[];
   questions: Question[];
 }
@@ -46,6 +50,17 @@ function normaliseDiaId(raw: string): string {
   return parseEvidence(raw)[0] ?? raw;
 }
 
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
+/** "1:56 pm on 8 May, 2023" (the data set's session dates) as epoch milliseconds, read as UTC; null when it does not read. */
+export function locomoDate(text: unknown): number | null {
+  const m = typeof text === "string" ? /^(\d{1,2}):(\d{2}) ([ap]m) on (\d{1,2}) (\w+),? (\d{4})$/i.exec(text.trim()) : null;
+  const month = m === null ? -1 : MONTHS.indexOf(m[5]!.toLowerCase());
+  if (m === null || month < 0) return null;
+  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === "pm" ? 12 : 0);
+  return Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
+}
+
 export function loadLocomo(path: string): Conversation[] {
   const samples = JSON.parse(readFileSync(path, "utf8")) as RawSample[];
   return samples.map((sample) => {
@@ -55,12 +70,15 @@ export function loadLocomo(path: string): Conversation[] {
       .map((m) => Number(m[1]))
       .sort((a, b) => a - b);
     const turns: Turn[] = [];
+    let last: number | null = null;
     for (const n of sessions) {
       const session = sample.conversation[`session_${n}`];
       if (!Array.isArray(session)) continue;
+      const at = locomoDate(sample.conversation[`session_${n}_date_time`]);
+      if (at !== null) last = Math.max(last ?? at, at);
       for (const t of session as RawTurn[]) {
         if (typeof t.text !== "string" || t.text.trim() === "") continue;
-        turns.push({ diaId: normaliseDiaId(t.dia_id), speaker: t.speaker, text: t.text });
+        turns.push({ diaId: normaliseDiaId(t.dia_id), at, speaker: t.speaker, text: t.text });
       }
     }
     const known = new Set(turns.map((t) => t.diaId));
@@ -75,7 +93,7 @@ export function loadLocomo(path: string): Conversation[] {
       }
       return { question: String(qa.question), category: qa.category, evidence, badEvidence };
     });
-    return { sampleId: sample.sample_id, turns, questions };
+    return { sampleId: sample.sample_id, askedAt: last === null ? null : last + 86_400_000, turns, questions };
   });
 }
 

@@ -13,6 +13,8 @@ export interface LmeUnit {
   /** "<session id>#<turn index>": the turn a fact (or a chunk of it) comes from. */
   turnId: string;
   sessionId: string;
+  /** When the session took place (its `date`), epoch milliseconds, read as UTC. */
+  at: number;
   text: string;
 }
 
@@ -20,6 +22,8 @@ export interface LmeQuestion {
   id: string;
   type: string;
   question: string;
+  /** When the question is asked (`question_date`), epoch milliseconds, read as UTC. */
+  askedAt: number;
   /** Turns marked has_answer. */
   evidenceTurns: string[];
   evidenceSessions: string[];
@@ -31,6 +35,7 @@ interface RawQuestion {
   question_id: string;
   question_type: string;
   question: string;
+  question_date: string;
   answer_session_ids: string[];
   sessions: { id: string; date: string; turns: { role: string; content: string; has_answer?: boolean }[] }[];
 }
@@ -46,6 +51,13 @@ export function turnTexts(role: string, content: string): string[] {
   return pieces;
 }
 
+/** "2023/03/13 (Mon) 05:40" (the data set's dates) as epoch milliseconds, read as UTC. */
+export function lmeDate(text: string): number {
+  const m = /^(\d{4})\/(\d{2})\/(\d{2}) \(\w+\) (\d{2}):(\d{2})$/.exec(text.trim());
+  if (m === null) throw new Error(`not a LongMemEval date: ${text}`);
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
+}
+
 export function loadLongMemEval(path: string): LmeQuestion[] {
   const lines = gunzipSync(readFileSync(path)).toString("utf8").split("\n");
   const questions: LmeQuestion[] = [];
@@ -55,17 +67,19 @@ export function loadLongMemEval(path: string): LmeQuestion[] {
     const units: LmeUnit[] = [];
     const evidenceTurns: string[] = [];
     for (const session of raw.sessions) {
+      const at = lmeDate(session.date);
       session.turns.forEach((turn, i) => {
         if (turn.content.trim() === "") return;
         const turnId = `${session.id}#${i}`;
         if (turn.has_answer === true) evidenceTurns.push(turnId);
-        for (const text of turnTexts(turn.role, turn.content)) units.push({ turnId, sessionId: session.id, text });
+        for (const text of turnTexts(turn.role, turn.content)) units.push({ turnId, sessionId: session.id, at, text });
       });
     }
     questions.push({
       id: raw.question_id,
       type: raw.question_type,
       question: raw.question,
+      askedAt: lmeDate(raw.question_date),
       evidenceTurns,
       evidenceSessions: raw.answer_session_ids,
       units,
