@@ -53,12 +53,13 @@ const WORD = /[a-z0-9]+(?:['’][a-z]+)?/g;
 
 /** The time expressions of a query, read at `instant` (epoch milliseconds). */
 export function readQueryTime(query: string, instant: number): QueryTime {
+  if (query.length > TIME_MAX_CHARS) return { windows: [], spans: [], order: false };
   const words = query.toLowerCase().match(WORD) ?? [];
   const order = asksOrder(words);
   if (!mayNameATime(query, words)) return { windows: [], spans: [], order };
   const windows: TimeWindow[] = [];
   const spans: (readonly [number, number])[] = [];
-  for (const { result, from, to } of datesIn(query, instant)) {
+  for (const { result, from, to } of datesIn(query, instant).slice(0, MAX_WINDOWS)) {
     windows.push({ expression: result.text, from, to, fade: fadeOf(from, to) });
     if ((result.text.toLowerCase().match(WORD) ?? []).some((w) => RELATIVE_WORDS.has(w))) spans.push([result.index, result.index + result.text.length]);
   }
@@ -66,17 +67,19 @@ export function readQueryTime(query: string, instant: number): QueryTime {
 }
 
 /**
- * Facts longer than this are not read for the time they are about: a pasted note or chat turn
- * names many times, and reading it costs in proportion to its length (about 30 µs a fact below it).
+ * Texts longer than this (queries and facts) are not read for time: a pasted note or chat turn
+ * names many times, and reading costs in proportion to length (a few µs per 100 characters).
  */
-export const FACT_TIME_MAX_CHARS = 600;
+export const TIME_MAX_CHARS = 600;
+/** The most windows a query keeps: a question names a time or two; each is tested per fact scored. */
+const MAX_WINDOWS = 4;
 
 /**
  * The time a fact is about, when it names one, read at its observation: "I cleaned my sneakers
  * last month", observed on 24 May, is about April. The first date it names counts; null when none.
  */
 export function readFactTime(text: string, observed: number): readonly [number, number] | null {
-  if (text.length > FACT_TIME_MAX_CHARS || !mayNameATime(text, text.toLowerCase().match(WORD) ?? [])) return null;
+  if (text.length > TIME_MAX_CHARS || !mayNameATime(text, text.toLowerCase().match(WORD) ?? [])) return null;
   const first = datesIn(text, observed)[0];
   return first === undefined ? null : [first.from, first.to];
 }

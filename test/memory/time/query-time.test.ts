@@ -3,7 +3,8 @@
  * fixed instant), what is not a date, order questions, the time a fact names, and the lift's shape.
  */
 import { describe, expect, test } from "bun:test";
-import { FACT_TIME_MAX_CHARS, readFactTime, readQueryTime, timeLift, withoutExpressions } from "../../../src/memory/time/query-time";
+import fc from "fast-check";
+import { TIME_MAX_CHARS, readFactTime, readQueryTime, timeLift, withoutExpressions } from "../../../src/memory/time/query-time";
 import { HOLIDAYS } from "../../../src/memory/time/words";
 
 /** Saturday 11 March 2023, 05:28 UTC: the instant every case is read at. */
@@ -100,6 +101,11 @@ describe("time expressions in a question", () => {
     expect(later.from - now.from).toBeGreaterThan(360 * DAY);
   });
 
+  test("a query longer than a question is not read for time; at most four windows are kept", () => {
+    expect(readQueryTime(`what did we ship last week? ${"and then some more context ".repeat(25)}`, INSTANT).windows).toEqual([]);
+    expect(readQueryTime("last Tuesday, 7/22, in March, on Valentine's day, two weeks ago and in 2021", INSTANT).windows).toHaveLength(4);
+  });
+
   test("a query with no digit and no time word is not parsed at all", () => {
     expect(readQueryTime("who owns the billing service", INSTANT)).toEqual({ windows: [], spans: [], order: false });
   });
@@ -150,7 +156,7 @@ describe("the time a fact names", () => {
   });
   test("none when it names no date, or is longer than a fact is read for", () => {
     expect(readFactTime("Ana prefers tea over coffee", observed)).toBeNull();
-    expect(readFactTime(`I moved last month. ${"x".repeat(FACT_TIME_MAX_CHARS)}`, observed)).toBeNull();
+    expect(readFactTime(`I moved last month. ${"x".repeat(TIME_MAX_CHARS)}`, observed)).toBeNull();
   });
 });
 
@@ -170,5 +176,56 @@ describe("the lift", () => {
   test("a span the fact names lifts when it overlaps the window", () => {
     expect(timeLift(windows, window!.from - 40 * DAY, window!.from + DAY)).toBe(1);
     expect(timeLift(windows, window!.to + 2 * window!.fade, window!.to + 3 * window!.fade)).toBe(0);
+  });
+});
+
+describe("any text", () => {
+  const pieces = fc.constantFrom(
+    "two months ago",
+    "last",
+    "Tuesday",
+    "on",
+    "Valentine's day",
+    "in",
+    "March",
+    "2023",
+    "7/22",
+    "31/02/2023",
+    "the 5th",
+    "of",
+    "after",
+    "every",
+    "Monday",
+    "mornings",
+    "past",
+    "three",
+    "weeks",
+    "Christmas",
+    "9999",
+    "0000-00-00",
+    "summer",
+    "?",
+    "’",
+    "\u0000",
+  );
+  const texts = fc.oneof(
+    fc.string({ maxLength: 200 }),
+    fc.array(pieces, { maxLength: 12 }).map((words) => words.join(" ")),
+  );
+  const instants = fc.integer({ min: Date.UTC(1970, 0, 2), max: Date.UTC(2200, 0, 1) });
+
+  test("reads without throwing: finite, non-empty windows and spans inside the text", () => {
+    fc.assert(
+      fc.property(texts, instants, (text, instant) => {
+        const time = readQueryTime(text, instant);
+        for (const w of time.windows) {
+          expect(Number.isFinite(w.from) && Number.isFinite(w.to) && w.from < w.to && w.fade > 0).toBe(true);
+        }
+        for (const [start, end] of time.spans) expect(0 <= start && start < end && end <= text.length).toBe(true);
+        const about = readFactTime(text, instant);
+        if (about !== null) expect(Number.isFinite(about[0]) && about[0] < about[1]).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
