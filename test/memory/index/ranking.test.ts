@@ -1,3 +1,4 @@
+import { readQueryTime, withoutExpressions } from "../../../src/memory/time/query-time";
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { FactIndex, type IndexedFact } from "../../../src/memory/index/fact-index";
@@ -308,7 +309,11 @@ describe("large workspaces: the exact top k of the ranking function", () => {
    */
   function reference(query: string, filter: ReadFilter, limit: number, onlyEndUser: boolean): { ids: string[]; score: Map<string, number> } {
     const p = RANKING;
-    const queryTerms = [...new Set(termsOf(query))];
+    // Time in the question: a relative expression's words are not terms; each window lifts the facts observed in it.
+    const time = readQueryTime(query, NOW);
+    const queryTerms = [...new Set(termsOf(withoutExpressions(query, time)))];
+    const lift = (t: number): number =>
+      Math.max(0, ...time.windows.map((w) => (t >= w.from && t < w.to ? 1 : Math.max(0, 1 - (t < w.from ? w.from - t : t - w.to) / w.fade))));
     const lengths = facts.map((f) => termsOf(`${f.subject} ${f.text}`).length);
     const avg = Math.max(lengths.reduce((a, b) => a + b, 0) / facts.length, p.minLength, 1);
     const df = (t: string): number => termSets.filter((set) => set.has(t)).length;
@@ -331,7 +336,8 @@ describe("large workspaces: the exact top k of the ranking function", () => {
         (named ? p.subject : 0) +
         (f.endUserId !== null ? p.endUser : 0) +
         p.confidence * Math.fround(f.confidence) +
-        p.recency * Math.exp(-(NOW - f.recordedAt) / (p.recencyDays * 86_400_000));
+        p.recency * Math.exp(-(NOW - f.recordedAt) / (p.recencyDays * 86_400_000)) +
+        p.time * lift(f.recordedAt);
       score.set(f.id, sum);
     });
     const byScore = (s: Map<string, number>) => (a: string, b: string) =>
@@ -340,7 +346,8 @@ describe("large workspaces: the exact top k of the ranking function", () => {
     if (query.length > 200) return { ids: ranked.slice(0, limit), score };
     const head = ranked.slice(0, p.rerankDepth);
     const final = new Map(score);
-    for (const id of head) final.set(id, score.get(id)! + p.phrasing * phrasingShare(query, facts[position.get(id)!]!.text));
+    const wording = withoutExpressions(query, time);
+    for (const id of head) final.set(id, score.get(id)! + p.phrasing * phrasingShare(wording, facts[position.get(id)!]!.text));
     return { ids: [...head.sort(byScore(final)), ...ranked.slice(p.rerankDepth)].slice(0, limit), score: final };
   }
 
@@ -354,11 +361,13 @@ describe("large workspaces: the exact top k of the ranking function", () => {
         fc.boolean(),
         fc.integer({ min: 1, max: 100 }),
         fc.boolean(),
-        (words, audience, endUserId, long, limit, onlyEndUser) => {
+        fc.constantFrom("", " two months ago", " in March", " last week", " over the past three months"),
+        (words, audience, endUserId, long, limit, onlyEndUser, when) => {
           const filter = filterFor(index, { audience, endUserId });
           // Past 200 characters a query skips the phrasing re-score; both paths are checked.
-          const query = `${words.join(" ")}${long ? " the".repeat(60) : ""}`;
-          const found = rankFacts(index, planQuery(index, query), filter, { limit, now: NOW, onlyEndUser }).map((ord) => index.ids[ord]!);
+          const query = `${words.join(" ")}${when}${long ? " the".repeat(60) : ""}`;
+          const plan = planQuery(index, query, RANKING, NOW);
+          const found = rankFacts(index, plan, filter, { limit, now: NOW, onlyEndUser }).map((ord) => index.ids[ord]!);
           const expected = reference(query, filter, limit, onlyEndUser);
           // Never fewer than `limit` while more visible facts hold a query word.
           expect(found.length).toBe(Math.min(limit, expected.score.size));
