@@ -252,7 +252,7 @@ interface RunStats {
   units: number;
   teachMs: number;
   latencies: number[];
-  /** The same queries ranked in process with the meaning signal off (`meaning: 0`). */
+  /** The same queries ranked in process with one signal off (SWITCHED_OFF: meaning undated, time dated). */
   switchedOffLatencies: number[];
 }
 
@@ -355,7 +355,7 @@ async function runDataset(
         search = async (query) => (await searchFacts(ctx, { query, limit: SEARCH_LIMIT })).facts.map((f) => f.fact_id);
         await search("warm the index");
       }
-      // The same facts ranked in process with the meaning signal off: what it adds, in the same run.
+      // The same facts ranked in process with one signal off: what it adds, in the same run.
       const plainIndex = new FactIndex();
       for (const f of facts) plainIndex.add(f);
       const switchedOffParams: RankingParams = mode === "dated" ? { ...params, time: 0 } : { ...params, meaning: 0 };

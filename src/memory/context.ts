@@ -39,13 +39,15 @@ export async function buildContext(ctx: ServiceContext, input: RestContextReques
   if (endUserId !== null) {
     const relevant = ranked(MAX_ABOUT_ACTOR, true);
     for (const ord of relevant) seen.add(ord);
-    const recent = recentFacts(index, filter, { limit: MAX_ABOUT_ACTOR - relevant.length, onlyEndUser: true, exclude: seen, now });
+    const recent = recentFacts(index, filter, { limit: MAX_ABOUT_ACTOR - relevant.length, onlyEndUser: true, exclude: seen, now }, plan.time.windows);
     for (const ord of recent) seen.add(ord);
     aboutActor.push(...relevant, ...recent);
   }
 
   const limit = retrievedLimit(input.token_budget);
-  const retrieved = plan.hasTerms ? ranked(limit, false) : recentFacts(index, filter, { limit, exclude: seen, now }, plan.time.windows);
+  // As on search: the facts nearest a time the query names when it has no other known word, unless vectors can rank it.
+  const byTime = !plan.hasTerms || (plan.onlyTime && semantic === null);
+  const retrieved = byTime ? recentFacts(index, filter, { limit, exclude: seen, now }, plan.time.windows) : ranked(limit, false);
 
   const facts = (ords: readonly number[]) => ords.map((ord) => index.factAt(ord));
   return renderPacket({

@@ -5,7 +5,8 @@ import type { ServiceContext } from "../service";
 import type { FactIndex } from "./index/fact-index";
 import { readView } from "./as-of";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
-import { planQuery, rankFacts, readFilter, recentFacts, type RankingParams } from "./index/ranking";
+import { planQuery, RANKING, rankFacts, readFilter, recentFacts, type RankingParams } from "./index/ranking";
+import { timeOnlyExplanation } from "./time/fact-lift";
 import { visibilityFor, type Visibility } from "./visibility";
 
 /**
@@ -37,12 +38,16 @@ export function searchIndex(
   const plan = planQuery(index, input.query, params, now);
   const explain = input.explain === true ? new Map<number, ScoreExplanation>() : undefined;
   const depth = semantic === null ? input.limit : Math.max(input.limit, FUSION_DEPTH);
-  // A query of only stop words or punctuation asks for nothing in particular: the latest facts
-  // (those nearest a time it names, "what happened last week?") are the sensible answer, not an
-  // empty list or an error.
-  const lexical = plan.hasTerms
-    ? rankFacts(index, plan, filter, { limit: depth, now, ...(params && { params }), ...(explain && { explain }) })
-    : recentFacts(index, filter, { limit: input.limit, now }, plan.time.windows);
+  // A query of only stop words or punctuation asks for nothing in particular: the latest facts are
+  // the sensible answer, not an empty list or an error. One whose only known words name a time
+  // ("what happened last week?") gets the facts nearest that time, unless vectors can rank it.
+  const byTime = !plan.hasTerms || (plan.onlyTime && semantic === null);
+  const lexical = byTime
+    ? recentFacts(index, filter, { limit: input.limit, now }, plan.time.windows)
+    : rankFacts(index, plan, filter, { limit: depth, now, ...(params && { params }), ...(explain && { explain }) });
+  if (byTime && explain !== undefined && plan.time.windows.length > 0) {
+    for (const ord of lexical) explain.set(ord, timeOnlyExplanation(index, plan.time.windows, ord, (params ?? RANKING).time));
+  }
   const fused = semantic !== null && plan.hasTerms ? fuseWithVectors(index, lexical, semantic, filter, { limit: input.limit }) : null;
   return {
     facts: (fused?.ords ?? lexical).map((ord) => {

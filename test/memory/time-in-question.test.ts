@@ -78,11 +78,16 @@ describeEachDb("time in the question", (get) => {
     expect(found[0]).toBe("Ana repainted the kitchen two months ago.");
   });
 
-  test("a query that is only a time lists the facts nearest it first", async () => {
-    const { search } = await setup(TRIPS);
-    const found = texts(await search({ query: "what happened last week?", as_of: AS_OF }));
-    expect(found[0]).toBe(TRIPS[2]!.text);
-    expect(found).toHaveLength(3);
+  test("a query that is only a time lists the facts nearest it first, each explained by its time part", async () => {
+    const { search } = await setup([...TRIPS, { text: "Ana booked a hotel in Quito.", observed_at: daysBefore(1) }]);
+    // Not the latest first: the fact from six days ago lies in last week, the one from yesterday does not.
+    const res = await search({ query: "what happened last week?", as_of: AS_OF, explain: true });
+    const found = res.json.data.facts as { fact_text: string; explanation: any }[];
+    expect(found[0]!.fact_text).toBe(TRIPS[2]!.text);
+    expect(found).toHaveLength(4);
+    expect(found[0]!.explanation.time).toBeGreaterThan(found[1]!.explanation.time);
+    expect(found[0]!.explanation.time_window.expression).toBe("last week");
+    expect(found[0]!.explanation.score).toBe(found[0]!.explanation.time);
   });
 
   test("an order question's packet lists the subject's facts in observed order", async () => {

@@ -3,7 +3,8 @@ import { idfOf, KINDS, LIVE, INFERRED, QUESTION, SENSITIVE, TEAM, TF_BITS, type 
 import { lexicon, MEANING_MAX_TERMS } from "../lexicon/lexicon";
 import { type MeaningMatch, meaningMatches } from "./meaning";
 import { termsOf, TrigramProbe, trigramsOf, trigramSimilarity } from "./terms";
-import { type QueryTime, readQueryTime, timeLift, type TimeWindow, withoutExpressions } from "../time/query-time";
+import { factLift, windowShown } from "../time/fact-lift";
+import { type QueryTime, readQueryTime, type TimeWindow, withoutExpressions } from "../time/query-time";
 
 /**
  * The ranking function's parameters as one table, chosen on the development sets by
@@ -164,11 +165,13 @@ interface TermGroup {
 
 /** A query, analysed once against one index and reusable across the packet's layers. */
 export interface QueryPlan {
-  /**
-   * The query has searchable words (not only stop words or punctuation). Not when it names a time
-   * and none of its words is known here: the time is what it asks for ("what happened last week?").
-   */
+  /** The query has searchable words (not only stop words or punctuation). */
   hasTerms: boolean;
+  /**
+   * It names a time and none of its words is known here ("what happened last week?"): the time
+   * is what it asks for, so the facts nearest it are the answer rather than none.
+   */
+  onlyTime: boolean;
   groups: TermGroup[];
   namedSubjects: Set<number>;
   /** The query's trigrams for the phrasing re-score; null when the query is too long to have phrasing. */
@@ -177,8 +180,6 @@ export interface QueryPlan {
   time: QueryTime;
 }
 
-const NO_TIME: QueryTime = { windows: [], spans: [], order: false };
-
 /**
  * Reads the times the query names at the read's instant `now`, splits the rest into terms, weighs
  * each by its IDF in this workspace, expands words the workspace has never seen (a typo, a partial
@@ -186,7 +187,7 @@ const NO_TIME: QueryTime = { windows: [], spans: [], order: false };
  * query names as a phrase.
  */
 export function planQuery(index: FactIndex, query: string, params: RankingParams = RANKING, now: number = Date.now()): QueryPlan {
-  const time = params.time > 0 ? readQueryTime(query, now) : NO_TIME;
+  const time: QueryTime = params.time > 0 ? readQueryTime(query, now) : { windows: [], spans: [], order: false };
   const words = time.spans.length > 0 ? withoutExpressions(query, time) : query;
   const sequence = termsOf(words);
   const distinct = [...new Set(sequence)].slice(0, MAX_QUERY_TERMS);
@@ -214,8 +215,7 @@ export function planQuery(index: FactIndex, query: string, params: RankingParams
     }
   }
   const trigrams = query.length <= PHRASING_MAX_QUERY ? new TrigramProbe(trigramsOf(words)) : null;
-  const hasTerms = sequence.length > 0 && (groups.length > 0 || time.windows.length === 0);
-  return { hasTerms, groups, namedSubjects, trigrams, time };
+  return { hasTerms: sequence.length > 0, onlyTime: time.windows.length > 0 && groups.length === 0, groups, namedSubjects, trigrams, time };
 }
 
 function expand(index: FactIndex, word: string, typos: boolean): string[] {
@@ -684,23 +684,6 @@ function roundParts(parts: ScoreExplanation): ScoreExplanation {
   };
 }
 
-/**
- * How much the query's windows lift a fact: by when it was observed, or by the time it names
- * ("last month" in a fact observed in May is April), whichever is nearer.
- */
-export function factLift(index: FactIndex, windows: readonly TimeWindow[], ord: number): number {
-  const observed = timeLift(windows, index.recordedAt[ord]!);
-  const [from, to] = [index.aboutFrom[ord]!, index.aboutTo[ord]!];
-  return from === to ? observed : Math.max(observed, timeLift(windows, from, to));
-}
-
-/** What explain shows of the window that lifts a fact most (the first when none does). */
-function windowShown(index: FactIndex, windows: readonly TimeWindow[], ord: number): NonNullable<ScoreExplanation["time_window"]> {
-  let best: TimeWindow = windows[0]!;
-  for (const w of windows) if (factLift(index, [w], ord) > factLift(index, [best], ord)) best = w;
-  return { expression: best.expression, from: new Date(best.from).toISOString(), to: new Date(best.to).toISOString() };
-}
-
 /** The phrasing re-score of the best `rerankDepth`; a fixed depth, so a smaller limit returns a prefix of a larger one. */
 function rescore(index: FactIndex, plan: QueryPlan, p: RankingParams, ranked: number[], score: Float64Array, limit: number): number[] {
   if (plan.trigrams === null || p.phrasing === 0) return ranked.slice(0, limit);
@@ -717,8 +700,9 @@ function rescore(index: FactIndex, plan: QueryPlan, p: RankingParams, ranked: nu
  * nearest it come first.
  */
 export function recentFacts(index: FactIndex, filter: ReadFilter, options: RankOptions, windows: readonly TimeWindow[] = []): number[] {
-  const lift = new Map<number, number>();
-  const liftOf = (ord: number): number => (windows.length === 0 ? 0 : (lift.get(ord) ?? 0));
+  // Each considered fact's lift, by ordinal (only allocated when the query names a time).
+  const lift = windows.length === 0 ? null : new Float64Array(index.count);
+  const liftOf = (ord: number): number => (lift === null ? 0 : lift[ord]!);
   const top = new TopK(
     options.limit,
     (a, b) =>
@@ -730,7 +714,7 @@ export function recentFacts(index: FactIndex, filter: ReadFilter, options: RankO
     if (!isVisible(index, ord, filter)) return;
     if (options.onlyEndUser === true && index.endUserOf[ord]! < 0) return;
     if (options.exclude?.has(ord)) return;
-    if (windows.length > 0) lift.set(ord, factLift(index, windows, ord));
+    if (lift !== null) lift[ord] = factLift(index, windows, ord);
     top.offer(ord);
   };
   if (options.onlyEndUser === true) {

@@ -1,7 +1,8 @@
 import { FACT_COLUMN_NAMES, FACT_COLUMNS, FactIndex, setColumn, type FactColumns, type IndexParts, type Postings } from "./fact-index";
 import { LEXICON_SHA256 } from "../lexicon/lexicon";
 import { STOP_WORDS, termsOf } from "./terms";
-import { readFactTime } from "../time/query-time";
+import { readFactTime, TIME_MAX_CHARS } from "../time/query-time";
+import * as timeWords from "../time/words";
 
 /**
  * A workspace's index as bytes, so a cold start reads one row and copies arrays instead of reading
@@ -24,10 +25,18 @@ const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 const PROBE =
   "The Runners were RUNNING generously through Zürich's cafés: naïve résumés, organisations' 2024-05-01 " +
   "x86_64 İstanbul ΣΊΣΥΦΟΣ straße 東京タワー 👩‍💻 don't they'll we've jumping jumped happily";
-/** The time facts name is derived data too: a change to how it is read retires every snapshot. */
-const TIME_PROBE = ["I cleaned my sneakers last month", "we met two weeks ago", "on Valentine's day", "in March 2022", "last Tuesday"]
-  .map((text) => readFactTime(text, Date.UTC(2024, 4, 24, 12)))
-  .join(" ");
+/**
+ * The time facts name is derived data too: a change to its rules (the records of words.ts, the
+ * length read) or to how chrono-node reads a probe retires every snapshot.
+ */
+const TIME_PROBE = JSON.stringify([
+  ["I cleaned my sneakers last month", "we met two weeks ago", "on Valentine's day", "in March 2022", "last Tuesday"].map((text) =>
+    readFactTime(text, Date.UTC(2024, 4, 24, 12)),
+  ),
+  Object.values(timeWords).map((value) => (value instanceof Set ? [...value] : value)),
+  timeWords.HOLIDAYS.map((h) => [h.date(2024), h.date(2025)]),
+  TIME_MAX_CHARS,
+]);
 export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(`${termsOf(PROBE).join(" ")}|${[...STOP_WORDS].join(" ")}|${LEXICON_SHA256}|${TIME_PROBE}`).toString(36)}`;
 
 type Column = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float32Array | Float64Array;

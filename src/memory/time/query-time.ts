@@ -8,8 +8,8 @@
 import type { ParsedComponents, ParsedResult, ParsingContext } from "chrono-node";
 import { casual } from "chrono-node/en";
 import {
-  AMBIGUOUS_ALONE,
   ANCHOR_WORDS,
+  EVERYDAY_WORDS,
   HABITUAL_BEFORE,
   HABITUAL_NEXT,
   HOLIDAYS,
@@ -19,6 +19,7 @@ import {
   SEASONS,
   TIME_WORDS,
   UNIT_MS,
+  WEEKDAY_ABBREVIATIONS,
 } from "./words";
 
 export interface TimeWindow {
@@ -40,6 +41,8 @@ export interface QueryTime {
 }
 
 const DAY_MS = UNIT_MS.day!;
+/** The furthest instant from 1970 a Date can hold, either way. */
+const MAX_DATE_MS = 8.64e15;
 /**
  * The least fade: a week either side, however precise the expression ("yesterday" may be the day
  * before). A longer window fades over half its length ("in March" reaches into February).
@@ -101,7 +104,10 @@ function datesIn(text: string, instant: number): { result: ParsedResult; from: n
   const results = parser.parse(text, { instant: new Date(instant), timezone: 0 }, { forwardDate: false });
   for (const result of results) {
     const window = namesADate(text, result, results) ? windowOf(result, instant) : null;
-    if (window !== null) dates.push({ result, from: window[0], to: window[1] });
+    // "14288638 weeks ago" lies outside the dates JavaScript can hold; a range that ends before it starts names nothing.
+    if (window !== null && window[0] < window[1] && Math.abs(window[0]) <= MAX_DATE_MS && Math.abs(window[1]) <= MAX_DATE_MS) {
+      dates.push({ result, from: window[0], to: window[1] });
+    }
   }
   return dates;
 }
@@ -140,7 +146,9 @@ function asksOrder(words: readonly string[]): boolean {
  */
 function namesADate(query: string, result: ParsedResult, all: readonly ParsedResult[]): boolean {
   const text = result.text.toLowerCase();
-  if (NOT_A_DATE.has(text) || (AMBIGUOUS_ALONE.has(text) && result.text[0] === text[0])) return false;
+  if (NOT_A_DATE.has(text) || WEEKDAY_ABBREVIATIONS.has(text) || (EVERYDAY_WORDS.has(text) && result.text[0] === text[0])) return false;
+  // "two weeks before the launch": a time relative to an event memory does not date.
+  if (/\b(?:before|after)$/.test(text)) return false;
   const end = result.index + result.text.length;
   const next = /^(s?)\s*,?\s*([a-z]*)\s*/i.exec(query.slice(end))!;
   const word = next[2]!.toLowerCase();
@@ -155,13 +163,19 @@ const startOfDay = (t: number): number => Math.floor(t / DAY_MS) * DAY_MS;
 function windowOf(result: ParsedResult, instant: number): readonly [number, number] | null {
   const text = result.text.toLowerCase();
   const start = result.start;
-  const unit = /\b(day|week|fortnight|month|year)s?\b/.exec(text)?.[1];
+  const unit = /\b(day|week|month|year)s?\b/.exec(text)?.[1];
+  // "last month", "this year": the calendar month or year counted from the instant's own (chrono
+  // reads "last month" on 31 May as "31 April", which is 1 May).
+  const calendar = /^(last|previous|this)\s+(month|year)$/.exec(text);
+  if (calendar !== null) return calendarSpan(instant, calendar[2] === "month", calendar[1] === "this" ? 0 : -1);
+  // "this week": the last seven days, today included.
+  if (text === "this week") return [instant - 7 * DAY_MS, instant];
   // "the past three months", "last 2 weeks", "within the past year": from then until now.
   if (unit !== undefined && /^(?:the\s+)?(?:past|within)\b|^(?:last|previous)\s+\S+\s/.test(text)) {
     return [Math.min(start.date().getTime(), instant), instant];
   }
   // "two months ago", "a week ago", "last week", "next week": a unit's length around the day it names.
-  if (unit !== undefined && unit !== "day" && /\bago$|^(?:last|next|this)\s+(?:week|fortnight)$/.test(text)) {
+  if (unit !== undefined && unit !== "day" && /\bago$|^(?:last|next)\s+week$/.test(text)) {
     const centre = start.date().getTime();
     return [centre - UNIT_MS[unit]! / 2, centre + UNIT_MS[unit]! / 2];
   }
@@ -169,6 +183,13 @@ function windowOf(result: ParsedResult, instant: number): readonly [number, numb
   if (from === null) return null;
   const to = result.end ? (spanOf(result.end, text, instant)?.[1] ?? from[1]) : from[1];
   return [from[0], Math.max(to, from[1])];
+}
+
+/** The calendar month (else year) `offset` months (years) from the one `instant` falls in. */
+function calendarSpan(instant: number, month: boolean, offset: number): readonly [number, number] {
+  const d = new Date(instant);
+  const [y, m] = [d.getUTCFullYear(), d.getUTCMonth()];
+  return month ? [Date.UTC(y, m + offset, 1), Date.UTC(y, m + offset + 1, 1)] : [Date.UTC(y + offset, 0, 1), Date.UTC(y + offset + 1, 0, 1)];
 }
 
 /** The day, month or year a parsed date names, by what it states for certain; shifted back when it would lie ahead. */

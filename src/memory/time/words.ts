@@ -10,8 +10,8 @@
  */
 export const TIME_WORDS: ReadonlySet<string> = new Set([
   // relative days and periods
-  ...["ago", "yesterday", "today", "tonight", "tomorrow", "last", "past", "previous", "this", "next", "earlier", "within"],
-  ...["day", "days", "week", "weeks", "weekend", "weekends", "month", "months", "year", "years", "fortnight"],
+  ...["ago", "yesterday", "today", "tonight", "tomorrow", "last", "past", "previous", "this", "next", "within"],
+  ...["day", "days", "week", "weeks", "weekend", "weekends", "month", "months", "year", "years"],
   // month names and their abbreviations
   ...["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"],
   ...["jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"],
@@ -19,20 +19,26 @@ export const TIME_WORDS: ReadonlySet<string> = new Set([
   ...["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
   ...["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"],
   // the first word of each holiday and season below
-  ...["christmas", "valentine", "valentine's", "valentines", "halloween", "thanksgiving", "easter", "new", "independence", "fourth"],
+  ...["christmas", "xmas", "valentine", "valentine's", "valentines", "halloween", "thanksgiving", "easter", "new", "independence", "fourth", "black"],
   ...["mother's", "mothers", "father's", "fathers", "memorial", "labor", "labour", "boxing", "st", "saint", "april"],
   ...["spring", "summer", "autumn", "fall", "winter"],
 ]);
 
 /**
- * Readings chrono-node makes of a lone everyday word: "we march on" is not March, "I sat down" is
- * not a Saturday. Such a reading counts only when the word is written capitalised ("in March",
- * "budget approved May"), or the expression holds more than the word ("last Sat", "May 3").
+ * Readings chrono-node makes of a lone everyday word: "we march on" is not March. Such a reading
+ * counts only when the word is written capitalised ("in March", "budget approved May"), or the
+ * expression holds more than the word ("May 3").
  */
-export const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set(["march", "may", "sat", "sun", "wed", "mon", "fri", "second", "fall"]);
+export const EVERYDAY_WORDS: ReadonlySet<string> = new Set(["march", "may", "second", "fall"]);
+
+/** A weekday's abbreviation alone is never read: "I sat down", "Sun Microsystems". With more ("last Sat") it is. */
+export const WEEKDAY_ABBREVIATIONS: ReadonlySet<string> = new Set(["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"]);
 
 /** What chrono-node reads as a date that names none: "the day before I had a doctor's appointment". */
-export const NOT_A_DATE: ReadonlySet<string> = new Set(["the day before", "the day after", "day before", "day after", "the next day", "next day"]);
+export const NOT_A_DATE: ReadonlySet<string> = new Set([
+  ...["the day before", "the day after", "day before", "day after", "the next day", "next day"],
+  ...["the year", "in the year"],
+]);
 
 /**
  * A reading followed by one of these is anchored to the date after it, not to the read's instant:
@@ -57,7 +63,7 @@ export const HABITUAL_BEFORE: ReadonlySet<string> = new Set(["every", "each"]);
  * as well as a window, since facts name such dates in the same words.
  */
 export const RELATIVE_WORDS: ReadonlySet<string> = new Set([
-  ...["ago", "last", "past", "previous", "next", "this", "within", "yesterday", "today", "tonight", "tomorrow", "earlier", "later"],
+  ...["ago", "last", "past", "previous", "next", "this", "within", "yesterday", "today", "tonight", "tomorrow"],
   ...["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend"],
   ...["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"],
 ]);
@@ -100,7 +106,7 @@ export interface Holiday {
 /** The holidays chrono-node does not know; the moving ones are the United States' dates. */
 export const HOLIDAYS: readonly Holiday[] = [
   { names: ["new year's day", "new years day"], date: () => [1, 1] },
-  { names: ["valentine's day", "valentines day", "valentine day", "valentine's"], date: () => [2, 14] },
+  { names: ["valentine's day", "valentines day", "valentine day"], date: () => [2, 14] },
   { names: ["st patrick's day", "st. patrick's day", "saint patrick's day", "st patricks day"], date: () => [3, 17] },
   { names: ["april fools' day", "april fool's day", "april fools day"], date: () => [4, 1] },
   { names: ["easter", "easter sunday"], date: easter, why: "the Gregorian computus" },
@@ -111,6 +117,7 @@ export const HOLIDAYS: readonly Holiday[] = [
   { names: ["labor day", "labour day"], date: nthWeekday(9, 1, 1), why: "the first Monday of September (United States)" },
   { names: ["halloween"], date: () => [10, 31] },
   { names: ["thanksgiving", "thanksgiving day"], date: nthWeekday(11, 4, 4), why: "the fourth Thursday of November (United States)" },
+  { names: ["black friday"], date: (year) => [11, nthWeekday(11, 4, 4)(year)[1] + 1], why: "the day after Thanksgiving" },
   { names: ["christmas eve"], date: () => [12, 24] },
   { names: ["christmas", "christmas day", "xmas"], date: () => [12, 25] },
   { names: ["boxing day"], date: () => [12, 26] },
@@ -136,7 +143,6 @@ export const SEASONS: readonly Season[] = [
 export const UNIT_MS: Readonly<Record<string, number>> = {
   day: 86_400_000,
   week: 7 * 86_400_000,
-  fortnight: 14 * 86_400_000,
   month: 30.44 * 86_400_000,
   year: 365.25 * 86_400_000,
 };
@@ -154,11 +160,14 @@ export interface OrderCue {
  */
 export const ORDER_CUES: readonly OrderCue[] = [
   { words: ["first"], with: "or" },
-  { words: ["earliest"] },
+  { words: ["happened", "first"] },
+  { words: ["came", "first"] },
+  { words: ["earliest", "to", "latest"] },
+  { words: ["oldest", "to", "newest"] },
   { words: ["chronological"] },
   { words: ["chronologically"] },
+  { words: ["the", "order", "of"] },
+  { words: ["the", "order", "in"] },
   { words: ["what", "order"] },
   { words: ["which", "order"] },
-  { words: ["the", "order"] },
-  { words: ["in", "order"], with: "which" },
 ];

@@ -70,9 +70,7 @@ describe("time expressions in a question", () => {
     expect(day(inside)).toBeGreaterThanOrEqual(window!.from - DAY);
     expect(day(inside)).toBeLessThan(window!.to);
     expect(day(outside) >= window!.to || day(outside) + DAY <= window!.from).toBe(true);
-    const rest = withoutExpressions(query, time);
-    expect(rest.includes(expression)).toBe(!relative);
-    expect(rest).toHaveLength(query.length);
+    expect(withoutExpressions(query, time).includes(expression)).toBe(!relative);
   });
 
   test.each([
@@ -86,6 +84,11 @@ describe("time expressions in a question", () => {
     "how do I configure the firewall",
     "Helga uses the mobile app every Monday",
     "Project Harbor is 18 percent done",
+    "Sun Microsystems was bought by Oracle",
+    "I bought my valentine's gift",
+    "what did we ship two weeks before the launch",
+    "in the year of the move",
+    "where did Ana fly 14288638 weeks ago",
   ])("no date in %j", (query) => {
     expect(readQueryTime(query, INSTANT).windows).toEqual([]);
   });
@@ -93,6 +96,25 @@ describe("time expressions in a question", () => {
   test("a capitalised month or weekday is read, lower-case alone it is an everyday word", () => {
     expect(readQueryTime("budget approved March", INSTANT).windows).toHaveLength(1);
     expect(readQueryTime("budget approved march", INSTANT).windows).toHaveLength(0);
+  });
+
+  test.each([
+    ["2024-05-31T10:00:00Z", "last month", "2024-04-01", "2024-05-01"],
+    ["2024-12-31T10:00:00Z", "last month", "2024-11-01", "2024-12-01"],
+    ["2023-03-29T10:00:00Z", "last month", "2023-02-01", "2023-03-01"],
+    ["2024-01-15T10:00:00Z", "last year", "2023-01-01", "2024-01-01"],
+    ["2024-05-31T10:00:00Z", "this month", "2024-05-01", "2024-06-01"],
+  ] as const)("at %s, %s is the calendar span %s to %s", (at, query, from, to) => {
+    const [window] = readQueryTime(`what did we ship ${query}`, Date.parse(at)).windows;
+    expect([window!.from, window!.to]).toEqual([day(from), day(to)]);
+  });
+
+  test("this week holds today: the last seven days", () => {
+    for (const at of ["2024-05-20T09:00:00Z", "2024-05-24T18:00:00Z", "2024-05-26T23:00:00Z"]) {
+      const [window] = readQueryTime("what did we ship this week", Date.parse(at)).windows;
+      expect(window!.to).toBe(Date.parse(at));
+      expect(window!.from).toBe(Date.parse(at) - 7 * DAY);
+    }
   });
 
   test("the read's instant decides: the same words name another window a year later", () => {
@@ -115,8 +137,12 @@ describe("time expressions in a question", () => {
     ["What is the order of the three trips I took?", true],
     ["List the museums from earliest to latest", true],
     ["In which order did we ship the releases?", true],
+    ["Which device did I set up first, the thermostat or the router?", true],
     ["Who was my first client?", false],
     ["what is the latest on the migration", false],
+    ["what is the status of the order for Acme", false],
+    ["the earliest flight to Oslo", false],
+    ["which config do I need in order to deploy", false],
   ] as const)("order question %j: %p", (query, order) => {
     expect(readQueryTime(query, INSTANT).order).toBe(order);
   });
@@ -137,6 +163,7 @@ describe("the holidays' dates", () => {
     ["father's day", 2023, "6-18"],
     ["labor day", 2023, "9-4"],
     ["christmas", 2023, "12-25"],
+    ["black friday", 2023, "11-24"],
   ] as const)("%s %d is %s", (name, year, expected) => {
     expect(dateOf(name, year)).toBe(expected);
   });
@@ -207,19 +234,25 @@ describe("any text", () => {
     "?",
     "’",
     "\u0000",
+    "14288638",
+    "999999999",
+    "ago",
+    "years",
   );
   const texts = fc.oneof(
     fc.string({ maxLength: 200 }),
     fc.array(pieces, { maxLength: 12 }).map((words) => words.join(" ")),
   );
-  const instants = fc.integer({ min: Date.UTC(1970, 0, 2), max: Date.UTC(2200, 0, 1) });
+  const instants = fc.integer({ min: Date.UTC(-9000, 0, 1), max: Date.UTC(9000, 0, 1) });
 
   test("reads without throwing: finite, non-empty windows and spans inside the text", () => {
     fc.assert(
       fc.property(texts, instants, (text, instant) => {
         const time = readQueryTime(text, instant);
         for (const w of time.windows) {
-          expect(Number.isFinite(w.from) && Number.isFinite(w.to) && w.from < w.to && w.fade > 0).toBe(true);
+          expect(w.from < w.to && w.fade > 0).toBe(true);
+          // explain writes them as ISO 8601: they must be dates JavaScript can hold.
+          expect(() => [new Date(w.from).toISOString(), new Date(w.to).toISOString()]).not.toThrow();
         }
         for (const [start, end] of time.spans) expect(0 <= start && start < end && end <= text.length).toBe(true);
         const about = readFactTime(text, instant);
