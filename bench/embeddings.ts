@@ -48,7 +48,6 @@ import { createEmbeddings, type Embeddings } from "../src/embeddings/setup";
 import { EXACT_UP_TO, type VectorSet } from "../src/embeddings/vectors";
 import type { EmbeddingWorker } from "../src/embeddings/worker";
 import { createLogger } from "../src/log";
-import { loadLiveFacts } from "../src/memory/changes";
 import type { IndexedFact } from "../src/memory/index/fact-index";
 import { FUSION_DEPTH } from "../src/memory/index/fusion";
 import { FactIndexes } from "../src/memory/index/registry";
@@ -61,7 +60,7 @@ import { startFakeEmbeddings, type FakeEmbeddings } from "../test/helpers/fake-e
 import { Bm25 } from "./lib/bm25";
 import { openBenchDatabase, type BenchDatabase } from "./lib/database";
 import { percentile } from "./lib/metrics";
-import { itemsOfFacts } from "./lib/stored";
+import { itemsOfFacts, liveFacts } from "./lib/stored";
 import { argValue } from "./support/args";
 import { provenance } from "./support/provenance";
 import { factStream, makeCast, makeQueries, Rng, type SynthFact } from "./support/synth";
@@ -180,15 +179,6 @@ async function teachAll(db: Db, ws: Workspace, texts: readonly string[], onBatch
     onBatch?.(Math.min(texts.length, i + TEACH_BATCH));
   }
   return performance.now() - started;
-}
-
-async function liveFacts(db: Db, workspaceId: string): Promise<IndexedFact[]> {
-  const all: IndexedFact[] = [];
-  for (;;) {
-    const page = await loadLiveFacts(db, workspaceId, all.at(-1)?.id ?? "", 10_000);
-    all.push(...page);
-    if (page.length < 10_000) return all;
-  }
 }
 
 /** Embeds every waiting fact of the workspace, batch after batch, as the worker's rounds do. */

@@ -34,7 +34,6 @@ import { createKey } from "../src/auth/keys";
 import { createWorkspace } from "../src/auth/workspaces";
 import { teachFacts } from "../src/capture/teach";
 import type { Db } from "../src/db/types";
-import { loadLiveFacts } from "../src/memory/changes";
 import { FactIndex, type IndexedFact } from "../src/memory/index/fact-index";
 import { RANKING, type RankingParams } from "../src/memory/index/ranking";
 import { FactIndexes } from "../src/memory/index/registry";
@@ -46,7 +45,7 @@ import { openBenchDatabase } from "./lib/database";
 import { factText, loadLocomo } from "./lib/locomo-data";
 import { loadLongMemEval } from "./lib/longmemeval-data";
 import { percentile } from "./lib/metrics";
-import { itemsOfFacts } from "./lib/stored";
+import { itemsOfFacts, liveFacts } from "./lib/stored";
 import { argValue } from "./support/args";
 
 const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
@@ -236,15 +235,6 @@ async function freshWorkspace(db: Db, key: string): Promise<AuthContext> {
   const workspace = await createWorkspace(db, slug, 0);
   const created = await createKey(db, "test", { workspace: workspace.slug, name: "retrieval bench", scopes: [...ALL_SCOPES], audience: "internal" });
   return authenticate(db, created.secret, "bench");
-}
-
-async function liveFacts(db: Db, workspaceId: string): Promise<IndexedFact[]> {
-  const all: IndexedFact[] = [];
-  for (;;) {
-    const page = await loadLiveFacts(db, workspaceId, all.at(-1)?.id ?? "", 10_000);
-    all.push(...page);
-    if (page.length < 10_000) return all;
-  }
 }
 
 interface RunStats {

@@ -4,6 +4,8 @@
  * longer searchable (its items map to nothing).
  */
 import { normalizeForDuplicates } from "../../src/capture/analyze";
+import type { Db } from "../../src/db/types";
+import { loadLiveFacts } from "../../src/memory/changes";
 import type { IndexedFact } from "../../src/memory/index/fact-index";
 
 /** Stored fact id → the items it stands for: the same text, else the same duplicate key. */
@@ -23,4 +25,14 @@ export function itemsOfFacts<T extends { text: string }>(facts: readonly Indexed
     else out.set(id, [item]);
   }
   return out;
+}
+
+/** Every live fact of a workspace as the index receives it, read a page of 10,000 at a time. */
+export async function liveFacts(db: Db, workspaceId: string): Promise<IndexedFact[]> {
+  const all: IndexedFact[] = [];
+  for (;;) {
+    const page = await loadLiveFacts(db, workspaceId, all.at(-1)?.id ?? "", 10_000);
+    all.push(...page);
+    if (page.length < 10_000) return all;
+  }
 }
