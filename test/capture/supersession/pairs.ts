@@ -19,7 +19,24 @@ export interface LabelledPair {
   end_user?: { id: string; name?: string };
 }
 
-export type PairSet = "dev" | "holdout" | "blind" | "blind2" | "blind3" | "blind4";
+export type PairSet = "dev" | "holdout" | "blind" | "blind2" | "blind3" | "blind4" | "blind5";
+
+/** Every labelled set, oldest first. */
+export const PAIR_SETS: readonly PairSet[] = ["dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5"];
+
+/**
+ * The half of a set that rules may be tuned on and the half kept to check that the tuning carries
+ * over: alternate pairs of each label, so both halves hold as many replacements.
+ */
+export type PairHalf = "tune" | "check";
+
+export function halfOf(pairs: readonly LabelledPair[], half: PairHalf): LabelledPair[] {
+  const seen = { supersede: 0, both: 0 };
+  return pairs.filter((pair) => {
+    const nth = seen[pair.label]++;
+    return (nth % 2 === 0) === (half === "tune");
+  });
+}
 
 export function loadPairs(set: PairSet): LabelledPair[] {
   const text = readFileSync(join(import.meta.dir, `${set}.jsonl`), "utf8");
