@@ -9,8 +9,11 @@ import { matchesOf } from "./rules/rule";
 import { mayMatch, testPattern } from "./rules/prefilter";
 import { DEFAULT_KIND_RULE, KIND_RULES } from "./rules/kind";
 import { SENSITIVE_RULES } from "./rules/sensitive";
-import { attributeSubject, viewOf, type SubjectResult, type TextView } from "./subject";
-import { normalizeForDuplicates, prepareForAnalysis } from "./text";
+import type { SubjectResult, TextView } from "./subject";
+import { normalizeForDuplicates } from "./text";
+import { parseFact, type FactParse } from "./parse";
+import { lexiconClaim } from "./attributes/claim";
+import { claimKey } from "./claim-key";
 import type { CaptureInput, FactAnalysis } from "./types";
 
 export { normalizeForDuplicates } from "./text";
@@ -34,13 +37,17 @@ export function analyzeFact(input: CaptureInput): FactAnalysis {
   return explainFact(input).analysis;
 }
 
-/** `analyzeFact` plus the name of every rule that decided the result. */
-export function explainFact(input: CaptureInput): FactExplanation {
-  const view = viewOf(prepareForAnalysis(input.text));
-  const subject = attributeSubject(input, view);
+/**
+ * `analyzeFact` plus the name of every rule that decided the result. `reading: "sentence_rules"`
+ * reports the older sentence rules' claim alone (what `alternate` holds when the lexicon reads
+ * another), for the tests of those rules.
+ */
+export function explainFact(input: CaptureInput, reading: "all" | "sentence_rules" = "all"): FactExplanation {
+  const parse = parseFact(input);
+  const { view, subject } = parse;
   const kind = classifyKind(view, subject);
   const sensitive = sensitiveRules(view.full);
-  const claim = extractClaim(input, view, subject);
+  const claim = reading === "all" ? claimOf(parse) : { ...extractClaim(input, view, subject), alternate: null };
   return {
     analysis: {
       normalized: normalizeForDuplicates(input.text),
@@ -49,9 +56,25 @@ export function explainFact(input: CaptureInput): FactExplanation {
       kind: kind.kind,
       sensitive: sensitive.length > 0,
       claim: claim.claim,
+      alternate: claim.alternate,
+      mayReplace: parse.modalities.length === 0,
     },
     rules: { subject: subject.rule, kind: kind.rule, sensitive, claim: claim.rule, claimRefusedBy: claim.refusedBy },
   };
+}
+
+/**
+ * The fact's claim: none when it asks, instructs, plans, hedges, supposes, reports or carries
+ * markup; else the attribute lexicon's, else the older sentence rules'.
+ */
+function claimOf(parse: FactParse): { claim: FactAnalysis["claim"]; alternate: FactAnalysis["alternate"]; rule: string | null; refusedBy: string | null } {
+  const mode = parse.modalities[0];
+  if (mode !== undefined) return { claim: null, alternate: null, rule: null, refusedBy: mode };
+  const read = lexiconClaim(parse);
+  const old = extractClaim(parse.input, parse.view, parse.subject);
+  if (read === null) return { ...old, alternate: null };
+  const alternate = old.claim !== null && claimKey(old.claim) !== claimKey(read.claim) ? old.claim : null;
+  return { claim: read.claim, alternate, rule: read.rule, refusedBy: null };
 }
 
 /** First kind rule that fires, honouring `unless` and the person-subject requirement. */

@@ -17,7 +17,7 @@ import {
   upsertEndUser,
   type NewFactRow,
 } from "./store";
-import type { FactAnalysis } from "./types";
+import type { Claim, FactAnalysis } from "./types";
 import { factCreated, factSuperseded, recordEvents } from "../webhooks/outbox";
 
 /** How much a fact is trusted by default, by where it came from. */
@@ -105,7 +105,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   for (const user of endUsers.values()) await upsertEndUser(tx, workspaceId, user.id, user.name);
   // Duplicates within this call; duplicates of stored facts are refused by the unique index.
   const known = new Set<string>();
-  const wanted = analysed.flatMap((a) => (a.analysis.claim ? [a.analysis.claim] : []));
+  const wanted = analysed.flatMap((a) => claimsOf(a.analysis));
   const stored = await liveClaims(
     tx,
     workspaceId,
@@ -114,19 +114,15 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     now,
   );
   // Live claims (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
-  let live: LiveFactClaim[] = stored.flatMap((row) => {
-    const parts = parseClaimKey(row.claim_key);
-    return parts
-      ? [
-          {
-            id: row.id,
-            normalized: row.normalized,
-            recordedAt: row.recorded_ms,
-            claim: prepareClaim({ ...parts, value: row.claim_value, negated: row.claim_negated }),
-          },
-        ]
-      : [];
-  });
+  let live: LiveFactClaim[] = stored.flatMap((row) =>
+    [
+      { key: row.claim_key, value: row.claim_value, negated: row.claim_negated },
+      { key: row.alt_claim_key, value: row.alt_claim_value, negated: row.alt_claim_negated },
+    ].flatMap(({ key, value, negated }) => {
+      const parts = key === null || value === null ? null : parseClaimKey(key);
+      return parts ? [{ id: row.id, normalized: row.normalized, recordedAt: row.recorded_ms, claim: prepareClaim({ ...parts, value: value!, negated }) }] : [];
+    }),
+  );
 
   // Facts this call stored or replaced, for change statements later in the same call.
   const batch: BatchFact[] = [];
@@ -140,27 +136,32 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   for (const { item, endUserId, analysis } of analysed) {
     const recordedAt = item.recordedAt ?? now;
     const duplicateKey = `${endUserId ?? ""}\n${analysis.normalized}`;
-    const found = analysis.claim;
-    const prepared = found ? prepareClaim(found) : null;
-    const relations = prepared ? live.map((old) => relatePrepared(prepared, old.claim)) : [];
+    // Each reading of the claim (the lexicon's, the sentence rules') relates to each live claim.
+    const readings = claimsOf(analysis).map((found) => {
+      const prepared = prepareClaim(found);
+      const relations = live.map((old) => relatePrepared(prepared, old.claim));
+      return { found, prepared, relations, replaced: live.filter((_, i) => relations[i] === "supersede") };
+    });
     // The same claim with the same value adds nothing when its words are all in the live fact's.
-    const restated = relations.some((r, i) => r === "duplicate" && restates(analysis.normalized, live[i]!.normalized));
+    const restated = readings.some((r) => r.relations.some((rel, i) => rel === "duplicate" && restates(analysis.normalized, live[i]!.normalized)));
     if (known.has(duplicateKey) || restated) {
       skipped += 1;
       continue;
     }
     known.add(duplicateKey);
-    const replaced = live.filter((_, i) => relations[i] === "supersede");
-    const claim = found
-      ? continuedClaim(
-          found,
-          replaced.map((old) => old.claim.claim),
-        )
-      : null;
+    const replacedIds = new Set(readings.flatMap((r) => r.replaced.map((old) => old.id)));
+    const replaced = [...new Map(readings.flatMap((r) => r.replaced).map((old) => [old.id, old])).values()];
+    const [claim, alternate] = readings.map((r) =>
+      continuedClaim(
+        r.found,
+        r.replaced.map((old) => old.claim.claim),
+      ),
+    );
+    const found = analysis.claim;
     const id = sortableId("fact");
     const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: found };
     const changed =
-      replaced.length === 0 && isChangeStatement(item.text) ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch, now) : null;
+      replaced.length === 0 && analysis.mayReplace && isChangeStatement(item.text) ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch, now) : null;
     const keptBy = observedLater(changed === null ? replaced : [changed], recordedAt.getTime());
     rows.push({
       id,
@@ -180,6 +181,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       claimSubject: claim?.subject ?? null,
       claimValue: claim?.value ?? null,
       claimNegated: claim?.negated ?? false,
+      alt: alternate ? { key: claimKey(alternate), subject: alternate.subject, value: alternate.value, negated: alternate.negated } : null,
     });
     factIds.push(id);
     if (keptBy !== null) {
@@ -188,8 +190,8 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     }
     if (claim) {
       if (replaced.length > 0) replaces.push({ newId: id, oldIds: replaced.map((old) => old.id) });
-      const kept = claim === found ? prepared! : prepareClaim(claim);
-      live = [...live.filter((_, i) => relations[i] !== "supersede"), { id, normalized: analysis.normalized, claim: kept, recordedAt: recordedAt.getTime() }];
+      const kept = [claim, alternate].flatMap((c) => (c ? [{ id, normalized: analysis.normalized, claim: prepareClaim(c), recordedAt: recordedAt.getTime() }] : []));
+      live = [...live.filter((old) => !replacedIds.has(old.id)), ...kept];
     }
     if (changed !== null) {
       replaces.push({ newId: id, oldIds: [changed.id] });
@@ -245,6 +247,11 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     skipped: skipped + (rows.length - inserted.size - revived.length),
     factIds: [...factIds.filter((id) => inserted.has(id)), ...revived.map((r) => r.id)],
   };
+}
+
+/** The fact's readings of its claim: the lexicon's (or the sentence rules' alone), then the other one's. */
+function claimsOf(analysis: FactAnalysis): Claim[] {
+  return analysis.claim === null ? [] : analysis.alternate === null ? [analysis.claim] : [analysis.claim, analysis.alternate];
 }
 
 /** How many recent candidates a change statement is compared with. */

@@ -19,6 +19,8 @@ export type ClaimValue = Pick<Claim, "value" | "negated">;
  * opposite polarity replaces.
  */
 export function relateClaims(cardinality: Cardinality, newer: ClaimValue, older: ClaimValue): ClaimRelation {
+  // An end with no value ("Acme churned", "Ana broke up") ends whatever value is live.
+  if (newer.negated && !older.negated && newer.value === "") return "supersede";
   if (cardinality === "many") return newer.negated === older.negated ? "coexist" : "supersede";
   if (newer.negated === older.negated) {
     if (newer.value === older.value) return "duplicate";
@@ -26,7 +28,8 @@ export function relateClaims(cardinality: Cardinality, newer: ClaimValue, older:
     if (newer.negated || refines(newer.value, older.value) || refines(older.value, newer.value)) return "coexist";
     return "supersede";
   }
-  return newer.value === older.value ? "supersede" : "coexist";
+  // A denial or an end names the value it ends: "sold the Honda" ends "drives a 2015 Honda Civic".
+  return newer.value === older.value || (newer.negated && namesValue(older.value, newer.value)) ? "supersede" : "coexist";
 }
 
 /**

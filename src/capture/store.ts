@@ -21,14 +21,27 @@ export interface NewFactRow {
   claimSubject: string | null;
   claimValue: string | null;
   claimNegated: boolean;
+  /** The second reading of the claim (migration 017), when the two readings differ. */
+  alt?: StoredClaim | null;
+}
+
+/** A claim as its columns hold it. */
+export interface StoredClaim {
+  key: string;
+  subject: string;
+  value: string;
+  negated: boolean;
 }
 
 export interface LiveClaim {
   id: string;
   normalized: string;
-  claim_key: string;
-  claim_value: string;
+  claim_key: string | null;
+  claim_value: string | null;
   claim_negated: boolean;
+  alt_claim_key: string | null;
+  alt_claim_value: string | null;
+  alt_claim_negated: boolean;
   /** When the fact was observed, epoch milliseconds. */
   recorded_ms: number;
 }
@@ -69,9 +82,11 @@ export async function liveClaims(
 ): Promise<LiveClaim[]> {
   if (claimKeys.length === 0 && subjects.length === 0) return [];
   return db.sql<LiveClaim>`
-    SELECT id, normalized, claim_key, claim_value, claim_negated, (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms FROM facts
+    SELECT id, normalized, claim_key, claim_value, claim_negated, alt_claim_key, alt_claim_value, alt_claim_negated,
+           (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms FROM facts
      WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
-       AND (claim_key = ANY(${[...claimKeys]}::text[]) OR claim_subject = ANY(${[...subjects]}::text[]))
+       AND (claim_key = ANY(${[...claimKeys]}::text[]) OR claim_subject = ANY(${[...subjects]}::text[])
+            OR alt_claim_key = ANY(${[...claimKeys]}::text[]) OR alt_claim_subject = ANY(${[...subjects]}::text[]))
        AND (expires_at IS NULL OR expires_at > ${now})
      ORDER BY recorded_at, id`;
 }
@@ -88,18 +103,23 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
   const col = <K extends keyof NewFactRow>(key: K): NewFactRow[K][] => rows.map((r) => r[key]);
   const inserted = await db.sql<{ id: string }>`
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id,
-                       confidence, recorded_at, expires_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated, changed_seq)
+                       confidence, recorded_at, expires_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
+                       alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, changed_seq)
     SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id,
-           r.confidence, r.recorded_at, r.expires_at, r.sensitive, r.pinned, r.claim_key, r.claim_subject, r.claim_value, r.claim_negated, ${seq}
+           r.confidence, r.recorded_at, r.expires_at, r.sensitive, r.pinned, r.claim_key, r.claim_subject, r.claim_value, r.claim_negated,
+           r.alt_claim_key, r.alt_claim_subject, r.alt_claim_value, r.alt_claim_negated, ${seq}
       FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
                   ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
                   ${col("endUserId")}::text[], ${col("confidence").map(String)}::text[]::real[],
                   ${col("recordedAt").map((d) => d.toISOString())}::timestamptz[], ${col("expiresAt").map((d) => d?.toISOString() ?? null)}::timestamptz[],
                   ${col("sensitive").map(String)}::text[]::boolean[],
                   ${col("pinned").map(String)}::text[]::boolean[], ${col("claimKey")}::text[], ${col("claimSubject")}::text[], ${col("claimValue")}::text[],
-                  ${col("claimNegated").map(String)}::text[]::boolean[])
+                  ${col("claimNegated").map(String)}::text[]::boolean[],
+                  ${rows.map((r) => r.alt?.key ?? null)}::text[], ${rows.map((r) => r.alt?.subject ?? null)}::text[],
+                  ${rows.map((r) => r.alt?.value ?? null)}::text[], ${rows.map((r) => String(r.alt?.negated ?? false))}::text[]::boolean[])
            AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, confidence, recorded_at, expires_at,
-                sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated)
+                sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
+                alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated)
     ON CONFLICT DO NOTHING
     RETURNING id`;
   return new Set(inserted.map((r) => r.id));

@@ -44,4 +44,11 @@ export interface FactAnalysis {
   kind: FactKind;
   sensitive: boolean;
   claim: Claim | null;
+  /**
+   * The older sentence rules' claim when it differs from the lexicon's: stored beside it, so a fact
+   * is related to older facts by either reading.
+   */
+  alternate: Claim | null;
+  /** False when the fact asks, instructs, plans, hedges, supposes, reports or carries markup: it replaces nothing. */
+  mayReplace: boolean;
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { claimKey } from "../../src/capture/claim-key";
 import { relateClaims } from "../../src/capture/relation";
 import { CLAIM_BLOCKERS } from "../../src/capture/rules/claim";
-import { ANA, explain, type Extra } from "./helpers";
+import { ANA, explainSentenceRules as explain, type Extra } from "./helpers";
 
 type Row = [text: string, extra: Extra, key: string, value: string, negated: boolean, rule: string];
 

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { claimKey } from "../../src/capture/claim-key";
 import { relateFacts } from "../../src/capture/relation";
-import { ANA, explain, type Extra } from "./helpers";
+import { ANA, explainSentenceRules as explain, type Extra } from "./helpers";
 
 const relate = (older: string, newer: string, extra: Extra = {}): string => {
   const a = explain(newer, extra).analysis.claim;

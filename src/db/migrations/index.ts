@@ -15,6 +15,7 @@ import indexSnapshots from "./013_index_snapshots.sql" with { type: "text" };
 import factExpiry from "./014_fact_expiry.sql" with { type: "text" };
 import webhooks from "./015_webhooks.sql" with { type: "text" };
 import factVectors from "./016_fact_vectors.sql" with { type: "text" };
+import alternateClaim from "./017_alternate_claim.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: "fact_expiry", sql: factExpiry },
   { version: 15, name: "webhooks", sql: webhooks },
   { version: 16, name: "fact_vectors", sql: factVectors },
+  { version: 17, name: "alternate_claim", sql: alternateClaim },
 ];

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { analyzeFact, normalizeForDuplicates } from "../../../src/capture/analyze";
 import { changedFact, type ChangeSide } from "../../../src/capture/change";
 import { relateFacts, restates, type ClaimRelation } from "../../../src/capture/relation";
+import type { Claim } from "../../../src/capture/types";
 
 export interface LabelledPair {
   family: "people" | "companies" | "projects" | "decisions";
@@ -49,17 +50,19 @@ export function loadPairs(set: PairSet): LabelledPair[] {
 /** What the pipeline would do with the newer fact, given the older one is live. */
 export function judgePair(pair: LabelledPair): ClaimRelation {
   const input = (text: string) => ({ text, teamMembers: [], ...(pair.end_user ? { endUser: pair.end_user } : {}) });
-  const side = (text: string): ChangeSide => {
+  const side = (text: string): ChangeSide & { mayReplace: boolean; claims: Claim[] } => {
     const a = analyzeFact(input(text));
-    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.claim };
+    const claims = [a.claim, a.alternate].filter((c): c is Claim => c !== null);
+    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.claim, mayReplace: a.mayReplace, claims };
   };
   const older = side(pair.older);
   const newer = side(pair.newer);
-  const relation = older.claim && newer.claim ? relateFacts(newer.claim, older.claim) : "coexist";
+  const relations = newer.claims.flatMap((n) => older.claims.map((o) => relateFacts(n, o)));
   // As capture does: a same-valued claim is skipped only when it adds no word.
-  if (relation === "duplicate") return restates(normalizeForDuplicates(pair.newer), normalizeForDuplicates(pair.older)) ? "duplicate" : "coexist";
+  if (relations.includes("duplicate") && restates(normalizeForDuplicates(pair.newer), normalizeForDuplicates(pair.older))) return "duplicate";
+  if (relations.includes("supersede")) return "supersede";
   // Where the claims find no replacement, a change statement may still replace the older fact.
-  return relation === "supersede" || changedFact(newer, [older]) !== null ? "supersede" : "coexist";
+  return newer.mayReplace && changedFact(newer, [older]) !== null ? "supersede" : "coexist";
 }
 
 export interface Score {

@@ -1,0 +1,158 @@
+/**
+ * The claim a fact makes, read with the attribute lexicon: subject + attribute + value, with the
+ * polarity the sentence gives it. An `ends` phrase ("sold", "left", "broke up") ends the live
+ * value: the claim is the value denied, and it names the value it replaces.
+ */
+import { manyValued, oneValued } from "../claim-key";
+import { resolverFor } from "../claim-subject";
+import type { FactParse } from "../parse";
+import type { Token } from "../tokens";
+import type { Claim } from "../types";
+import { matchLexicon, type LexiconMatch } from "./match";
+import type { AttributeRecord } from "./record";
+import { readValue, valueEnd } from "./values";
+
+export interface LexiconClaim {
+  claim: Claim;
+  /** "<attribute>:<role>", for explanations. */
+  rule: string;
+}
+
+const FIRST_PERSON: ReadonlySet<string> = new Set(["i", "me", "my", "mine", "myself"]);
+const TEAM: ReadonlySet<string> = new Set(["we", "us", "our", "ours"]);
+const SUBJECT_POS: ReadonlySet<string> = new Set(["PROPN", "NOUN", "PRON", "DET", "ADJ", "NUM", "PART", "X", "SYM"]);
+/** Pronouns with no antecedent in the fact: such a claim has no subject it can be keyed by. */
+const UNRESOLVED: ReadonlySet<string> = new Set(["he", "she", "they", "it", "his", "her", "their", "its", "him", "them", "this", "that", "you", "your"]);
+/** Words before a subject that say nothing about it: "Oh, and my number ...", "Update: Acme ...". */
+const OPENERS: ReadonlySet<string> = new Set(["oh", "so", "well", "btw", "update", "fyi", "ok", "okay", "also", "and", "but", "anyway", "hey", "note", ":", ",", "-"]);
+
+export function lexiconClaim(parse: FactParse): LexiconClaim | null {
+  const match = matchLexicon(parse.tokens);
+  if (match === null) return null;
+  const { template } = match;
+  const record = template.record;
+  const subject = subjectOf(parse, match);
+  if (subject === null) return null;
+  const value =
+    template.state ??
+    (match.value === null ? null : readValue(parse.tokens, match.value[0], match.value[1], record.value));
+  if (value === null && !(template.role === "ends" && match.value === null)) return null;
+  // "Grace's son's ...": a second possessive names someone else.
+  if (match.subject !== null && parse.tokens.slice(match.subject[0], match.subject[1]).filter((t) => t.lower === "'s").length > 1) return null;
+  // "Hooli churned" ends a status; "Hooli cancelled their subscription" is about the subscription.
+  if ((template.state !== undefined || match.value === null) && takesObject(parse.tokens, match.end)) return null;
+  const rule = `${record.attribute}:${template.role}`;
+  const ends = template.role === "ends" || (match.negated && /\b(?:longer|anymore)\b/u.test(spanText(parse.tokens, match.start, match.end + 2)));
+  if (ends) {
+    const ended = value ?? "";
+    const claim = record.cardinality === "one" ? oneValued(subject, record.attribute, ended, true) : manyValued(subject, record.attribute, ended, true);
+    return { claim: ended === "" ? claim : { ...claim, replaces: ended }, rule };
+  }
+  // "Ana lived in Oslo", "Ana's manager was Bo": what was true says nothing of what is.
+  if (match.past && template.role === "says" && !nowSaid(parse.tokens)) return null;
+  // "Ana also works at Bolt" adds an employer; it replaces nothing.
+  if (match.adds && record.cardinality === "one") return null;
+  const claim =
+    record.cardinality === "one" ? oneValued(subject, record.attribute, value!, match.negated) : manyValued(subject, record.attribute, value!, match.negated);
+  return { claim, rule };
+}
+
+/** Whether a noun phrase follows the matched words directly: the verb has an object the phrase did not name. */
+function takesObject(tokens: readonly Token[], at: number): boolean {
+  const next = tokens[at];
+  if (next === undefined || next.pos === "PUNCT" || next.pos === "ADP" || next.pos === "ADV" || next.pos === "SCONJ" || next.pos === "CCONJ") return false;
+  return valueEnd(tokens, at, tokens.length, "thing") > at && !TIME_START.has(next.lower);
+}
+
+const TIME_START: ReadonlySet<string> = new Set(["last", "this", "next", "yesterday", "today", "tomorrow", "earlier", "recently", "in", "on", "at"]);
+
+const nowSaid = (tokens: readonly Token[]): boolean => tokens.some((t) => t.lower === "now" || t.lower === "currently" || t.lower === "these");
+
+const spanText = (tokens: readonly Token[], from: number, to: number): string =>
+  tokens
+    .slice(from, to)
+    .map((t) => t.lower)
+    .join(" ");
+
+/** The subject key of the match's {s} span, or null when it names no one the fact can be keyed by. */
+function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
+  if (match.subject === null) return null;
+  const tokens = parse.tokens;
+  const record = match.template.record;
+  let [from, to] = match.subject;
+  while (from < to && OPENERS.has(tokens[from]!.lower)) from++;
+  to = valueEnd(tokens, from, to, "thing");
+  // "the on-call lead for payments" is the role's holder for payments: the attribute's own words go.
+  const own = attributeWords(record);
+  // "At renewal Acme ...": a leading adjunct is not the subject.
+  if (tokens[from]?.pos === "ADP") {
+    const named = tokens.slice(from, to).findIndex((t, i) => i > 0 && t.pos === "PROPN");
+    if (named > 0) from += named;
+  }
+  // "Acme's 20% discount": the possessor is the subject.
+  const possessive = tokens.slice(from, to).findIndex((t) => t.lower === "'s" || t.lower === "'");
+  if (possessive > 0) {
+    // "Grace's son's favourite colour", "Kofi's parents": a thing or person of the possessor is not the possessor.
+    const own = attributeWords(record);
+    if (tokens.slice(from + possessive + 1, to).some((t) => (t.pos === "NOUN" || t.pos === "PROPN") && !own.has(t.lower))) return null;
+    to = from + possessive;
+  }
+  const span = [...tokens.slice(from, to), ...qualifier(tokens, match)].filter((t) => !own.has(t.lower));
+  while (span.length > 0 && CONNECTORS.has(span[0]!.lower)) span.shift();
+  while (span.length > 0 && (CONNECTORS.has(span.at(-1)!.lower) || span.at(-1)!.pos === "PUNCT")) span.pop();
+  if (span.length === 0) return from < to ? WORKSPACE : null;
+  if (span.length > 6) return null;
+  if (span.some((t) => !SUBJECT_POS.has(t.pos) && !/^[A-Z]/u.test(t.text))) return null;
+  const words = span.map((t) => t.lower);
+  if (words.length === 1 && FIRST_PERSON.has(words[0]!)) return firstPerson(parse);
+  if (words.length === 1 && TEAM.has(words[0]!)) return resolverFor(parse.input, parse.subject)("we", undefined);
+  if (words.some((w) => UNRESOLVED.has(w) || FIRST_PERSON.has(w) || TEAM.has(w))) return null;
+  const said = span
+    .map((t, i) => (i > 0 && t.spaced ? ` ${t.text}` : t.text))
+    .join("")
+    .trim();
+  const key = resolverFor(parse.input, parse.subject)(said, undefined) ?? words.filter((w) => w !== "the").join(" ");
+  // "the payments service" and "payments" name one thing.
+  const parts = key.split(" ");
+  return parts.length > 1 && GENERIC_HEADS.has(parts.at(-1)!) ? parts.slice(0, -1).join(" ") : key;
+}
+
+const GENERIC_HEADS: ReadonlySet<string> = new Set(["service", "services", "project", "app", "application", "system", "account", "team", "company", "inc", "ltd", "llc"]);
+
+/** What qualifies an attribute named last: "Bo is the on-call lead **for payments**". */
+function qualifier(tokens: readonly Token[], match: LexiconMatch): readonly Token[] {
+  const last = match.template.steps.at(-1);
+  const after = tokens[match.end];
+  if (last === undefined || !("literal" in last) || !attributeWords(match.template.record).has(last.literal)) return [];
+  if (after === undefined || !QUALIFIERS.has(after.lower)) return [];
+  return tokens.slice(match.end + 1, valueEnd(tokens, match.end + 1, tokens.length, "thing"));
+}
+
+const QUALIFIERS: ReadonlySet<string> = new Set(["for", "of"]);
+
+/** The subject of an attribute said of no one in particular ("The on-call lead is Dana"). */
+const WORKSPACE = "workspace";
+/** Words that join a subject to its attribute: "lead for payments", "Acme's", "the CEO of Acme". */
+const CONNECTORS: ReadonlySet<string> = new Set(["the", "a", "an", "for", "of", "at", "on", "'s", "'", "to", "this", "our"]);
+
+const wordsByRecord = new Map<AttributeRecord, ReadonlySet<string>>();
+
+/** The words of a record's attribute and nouns. */
+function attributeWords(record: AttributeRecord): ReadonlySet<string> {
+  let words = wordsByRecord.get(record);
+  if (words === undefined) {
+    words = new Set([record.attribute, ...(record.nouns ?? [])].flatMap((n) => n.split(" ")));
+    wordsByRecord.set(record, words);
+  }
+  return words;
+}
+
+/**
+ * A first-person fact is about its speaker: the end user the call named, the speaker of
+ * "Caroline: I moved to Paris", else the workspace's user.
+ */
+function firstPerson(parse: FactParse): string {
+  if (parse.input.endUser) return `user:${parse.input.endUser.id}`;
+  if (parse.view.speaker !== null) return parse.view.speaker.toLowerCase();
+  return "user";
+}

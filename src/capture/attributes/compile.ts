@@ -1,0 +1,135 @@
+/**
+ * The attribute lexicon compiled for matching: every phrase of every record becomes a template of
+ * literal words and slots ({s} subject, {v} value, {x} read past), indexed by its first literal
+ * word so a sentence is only compared with the templates one of its words can open.
+ */
+import { ATTRIBUTE_LEXICON } from "./index";
+import type { AttributeRecord } from "./record";
+
+/** What a phrase does: states the value, sets a new one, ends the live one, or names a closed value. */
+export type PhraseRole = "says" | "sets" | "ends" | "state";
+
+export type Step = { readonly literal: string } | { readonly slot: "s" | "v" | "x" };
+
+export interface Template {
+  readonly record: AttributeRecord;
+  readonly role: PhraseRole;
+  /** The closed value a `state` phrase names. */
+  readonly state?: string;
+  readonly steps: readonly Step[];
+  /** How many literal words: the longer match wins. */
+  readonly weight: number;
+  /** An `ends` phrase may stand without its value ("Ana broke up", "we churned"). */
+  readonly valueOptional: boolean;
+}
+
+/**
+ * Verbs that give an attribute named by a noun a new value: "Ana's phone number changed to ...",
+ * "the timeout was raised to ...". Auxiliaries between them are read past.
+ */
+const SHIFT_VERBS = [
+  "change",
+  "move",
+  "switch",
+  "update",
+  "increase",
+  "decrease",
+  "raise",
+  "lower",
+  "drop",
+  "go up",
+  "go down",
+  "bump",
+  "push",
+  "extend",
+  "shift",
+  "cut",
+  "rise",
+  "fall",
+  "grow",
+  "shrink",
+  "set",
+  "reset",
+  "become",
+  "double",
+  "jump",
+];
+
+/** The noun frames: a record's noun read where English names an attribute's value. */
+const NOUN_FRAMES: readonly { role: PhraseRole; frame: string }[] = [
+  { role: "says", frame: "{s} NOUN be {v}" },
+  { role: "says", frame: "{s} NOUN : {v}" },
+  { role: "says", frame: "NOUN of {s} be {v}" },
+  { role: "says", frame: "NOUN for {s} be {v}" },
+  { role: "says", frame: "{v} be {s} NOUN" },
+  ...SHIFT_VERBS.flatMap((verb) => [
+    { role: "sets" as const, frame: `{s} NOUN ${verb} to {v}` },
+    { role: "sets" as const, frame: `NOUN of {s} ${verb} to {v}` },
+    // "Globex moved its HQ to Austin", "we raised the Enterprise SLA to 99.95%".
+    { role: "sets" as const, frame: `{s} ${verb} NOUN to {v}` },
+    { role: "sets" as const, frame: `{x} ${verb} {s} NOUN to {v}` },
+  ]),
+];
+
+function compilePhrase(record: AttributeRecord, role: PhraseRole, phrase: string, state?: string): Template {
+  const words = phrase.trim().split(/\s+/u);
+  // A leading "be" says nothing: "be based in" is matched as "based in", after any auxiliary.
+  const body = words[0] === "be" && words.length > 1 ? words.slice(1) : words;
+  const slotted = body.some((w) => w.startsWith("{"));
+  const shaped = slotted ? body : role === "state" ? ["{s}", ...body] : ["{s}", ...body, "{v}"];
+  const steps: Step[] = shaped.map((w) => (w === "{s}" || w === "{v}" || w === "{x}" ? { slot: w.slice(1, 2) as "s" | "v" | "x" } : { literal: w }));
+  const weight = steps.filter((s) => "literal" in s).length;
+  return { record, role, steps, weight, valueOptional: role === "ends" && !slotted, ...(state === undefined ? {} : { state }) };
+}
+
+/**
+ * Words that say nothing of an attribute by themselves: a template needs a literal word outside
+ * them, or "{v} be {s}" would read every copula as a role handed over.
+ */
+const BARE: ReadonlySet<string> = new Set(["be", "have", "do", "get", "the", "a", "an", "to", "of", "for", "in", "on", "at", "as", "by", "with", "now", "new", ":", "'s"]);
+
+const meaningful = (t: Template): boolean => t.steps.some((s) => "literal" in s && !BARE.has(s.literal));
+
+function templatesOf(record: AttributeRecord): Template[] {
+  return allTemplatesOf(record).filter(meaningful);
+}
+
+function allTemplatesOf(record: AttributeRecord): Template[] {
+  const out: Template[] = [];
+  for (const noun of record.nouns ?? []) {
+    for (const { role, frame } of NOUN_FRAMES) out.push(compilePhrase(record, role, frame.replace("NOUN", noun)));
+  }
+  for (const phrase of record.says ?? []) out.push(compilePhrase(record, "says", phrase));
+  for (const phrase of record.sets ?? []) out.push(compilePhrase(record, "sets", phrase));
+  for (const phrase of record.ends ?? []) out.push(compilePhrase(record, "ends", phrase));
+  for (const [state, phrases] of Object.entries(record.states ?? {})) {
+    for (const phrase of phrases) out.push(compilePhrase(record, "state", phrase, state));
+  }
+  return out;
+}
+
+export interface CompiledLexicon {
+  /** Templates by their first literal word. */
+  readonly byFirstWord: ReadonlyMap<string, readonly Template[]>;
+  readonly size: number;
+}
+
+let compiled: CompiledLexicon | null = null;
+
+export function compiledLexicon(): CompiledLexicon {
+  if (compiled !== null) return compiled;
+  const byFirstWord = new Map<string, Template[]>();
+  let size = 0;
+  for (const record of ATTRIBUTE_LEXICON) {
+    for (const template of templatesOf(record)) {
+      const first = template.steps.find((s): s is { literal: string } => "literal" in s);
+      if (first === undefined) continue;
+      const list = byFirstWord.get(first.literal) ?? [];
+      list.push(template);
+      byFirstWord.set(first.literal, list);
+      size += 1;
+    }
+  }
+  compiled = { byFirstWord, size };
+  return compiled;
+}

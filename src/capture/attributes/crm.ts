@@ -1,0 +1,412 @@
+import type { AttributeRecord } from "./record";
+
+export const CRM_ATTRIBUTES: readonly AttributeRecord[] = [
+  {
+    attribute: "plan tier", cardinality: "one", value: "thing",
+    nouns: ["plan tier", "pricing plan", "subscription plan", "pricing tier", "subscription tier", "plan", "tier", "edition", "package", "license tier", "service tier"],
+    says: ["{s} be on {v} plan", "{s} be on {v} tier", "{s} subscribe to {v} plan", "{s} have {v} plan"],
+    sets: ["{s} upgrade to {v}", "{s} downgrade to {v}", "{s} move to {v} plan", "{s} switch to {v} plan", "{s} upgrade from {x} to {v}", "{s} downgrade from {x} to {v}", "{s} be move to {v} tier"],
+    examples: [
+      ["Acme is on the Pro plan.", "Acme upgraded to Enterprise last week.", "replace"],
+      ["Acme is on the Pro plan.", "Acme downgraded from Pro to Starter in the renewal.", "replace"],
+      ["Acme is on the Pro plan.", "Acme is considering Enterprise for next year.", "keep"],
+      ["Acme is on the Pro plan.", "Globex is on the Enterprise plan.", "keep"],
+    ],
+  },
+  {
+    attribute: "contract value", cardinality: "one", value: "money",
+    nouns: ["contract value", "acv", "annual contract value", "arr", "annual recurring revenue", "deal size", "deal value", "tcv", "total contract value", "contract size", "annual spend"],
+    says: ["{s} pay {v} a year", "{s} pay {v} per year", "{s} pay {v} annually", "{s} be worth {v} a year", "{s} sign for {v}", "{s} spend {v} a year with us"],
+    sets: ["{s} expand to {v}", "{s} renew at {v}", "{s} be upsell to {v}", "{s} contract grow to {v}", "{s} contract shrink to {v}", "{s} contract drop to {v}"],
+    examples: [
+      ["Acme pays $120k a year.", "Acme renewed at $150k after adding the analytics module.", "replace"],
+      ["Acme pays $120k a year.", "Acme might expand to $200k if the pilot in Europe works.", "keep"],
+      ["Acme's ARR is $120k.", "Acme's services revenue is $30k.", "keep"],
+    ],
+  },
+  {
+    attribute: "mrr", cardinality: "one", value: "money",
+    nouns: ["mrr", "monthly recurring revenue", "monthly spend", "monthly bill", "monthly fee", "monthly charge"],
+    says: ["{s} pay {v} a month", "{s} pay {v} per month", "{s} pay {v} monthly", "{s} spend {v} a month", "{s} be bill {v} a month"],
+    sets: ["{s} mrr grow to {v}", "{s} mrr drop to {v}"],
+    examples: [
+      ["Initech pays $4,000 a month.", "Initech's MRR dropped to $2,500 after they cut seats.", "replace"],
+      ["Initech pays $4,000 a month.", "Initech's one-off onboarding fee was $5,000.", "keep"],
+    ],
+  },
+  {
+    attribute: "renewal date", cardinality: "one", value: "date",
+    nouns: ["renewal date", "renewal", "next renewal", "renewal deadline", "anniversary date", "contract renewal date"],
+    says: ["{s} renew on {v}", "{s} renew in {v}", "{s} be up for renewal on {v}", "{s} be up for renewal in {v}", "{s} come up for renewal in {v}", "{s} be due for renewal in {v}"],
+    sets: ["{s} renewal be move to {v}", "{s} push renewal to {v}", "{s} renewal slip to {v}", "{s} co-term to {v}", "{s} be co-term to {v}"],
+    examples: [
+      ["Globex renews on March 1.", "Globex's renewal was moved to April 15 to align with their budget cycle.", "replace"],
+      ["Globex renews on March 1.", "Initech renews on March 1 too.", "keep"],
+      ["Globex renews on March 1.", "Globex may ask to push the renewal.", "keep"],
+    ],
+  },
+  {
+    attribute: "contract end", cardinality: "one", value: "date",
+    nouns: ["contract end", "contract end date", "contract expiry", "contract expiration", "expiry date", "expiration date", "term end", "end of term"],
+    says: ["{s} contract end on {v}", "{s} contract expire on {v}", "{s} contract run through {v}", "{s} contract run until {v}", "{s} be under contract until {v}", "{s} be lock in until {v}", "{s} be commit through {v}"],
+    sets: ["{s} extend contract to {v}", "{s} extend contract through {v}", "{s} contract be extend to {v}", "{s} terminate early on {v}"],
+    examples: [
+      ["Umbrella's contract ends on December 31.", "Umbrella extended their contract through June 30 next year.", "replace"],
+      ["Umbrella's contract ends on December 31.", "Umbrella's support add-on ends on October 1.", "keep"],
+    ],
+  },
+  {
+    attribute: "contract term", cardinality: "one", value: "duration",
+    nouns: ["contract term", "contract length", "term length", "commitment term", "contract duration"],
+    says: ["{s} sign a {v} contract", "{s} be on a {v} contract", "{s} be on a {v} term", "{s} commit for {v}", "{s} have a {v} deal"],
+    sets: ["{s} move to a {v} term", "{s} switch to a {v} contract", "{s} renew for {v}", "{s} extend term to {v}"],
+    examples: [
+      ["Hooli is on a one-year contract.", "Hooli renewed for three years at a better rate.", "replace"],
+      ["Hooli is on a one-year contract.", "Hooli asked about a multi-year deal.", "keep"],
+    ],
+  },
+  {
+    attribute: "billing frequency", cardinality: "one", value: "frequency",
+    nouns: ["billing frequency", "billing cycle", "billing cadence", "billing period", "invoicing schedule", "billing interval"],
+    says: ["{s} be billed {v}", "{s} be invoiced {v}", "{s} pay {v} in advance"],
+    sets: ["{s} switch to {v} billing", "{s} move to {v} billing", "{s} go to {v} billing", "{s} change to {v} invoicing"],
+    examples: [
+      ["Acme is billed monthly.", "Acme switched to annual billing for the discount.", "replace"],
+      ["Acme is billed monthly.", "Acme asked whether quarterly billing is possible.", "keep"],
+    ],
+  },
+  {
+    attribute: "seat count", cardinality: "one", value: "count",
+    nouns: ["seat count", "seat", "license count", "licence count", "license", "user count", "number of seat", "seat license", "active seat"],
+    says: ["{s} have {v} seat", "{s} pay for {v} seat", "{s} be license for {v} seat", "{s} have {v} license", "{s} have {v} user", "{s} buy {v} seat"],
+    sets: ["{s} expand to {v} seat", "{s} go up to {v} seat", "{s} drop to {v} seat", "{s} cut to {v} seat", "{s} reduce to {v} seat", "{s} true up to {v} seat", "{s} grow to {v} seat"],
+    examples: [
+      ["Acme has 50 seats.", "Acme expanded to 80 seats this quarter.", "replace"],
+      ["Acme has 50 seats.", "Acme cut back to 35 seats.", "replace"],
+      ["Acme has 50 seats.", "Acme wants a quote for 100 seats.", "keep"],
+    ],
+  },
+  {
+    attribute: "billing contact", cardinality: "one", value: "person",
+    nouns: ["billing contact", "accounts payable contact", "ap contact", "invoice contact", "finance contact", "billing person"],
+    says: ["{v} handle billing for {s}", "{v} handle {s} invoice", "{s} invoice go to {v}", "send {s} invoice to {v}", "{v} pay {s} invoice"],
+    sets: ["{v} take over billing for {s}", "{s} billing move to {v}", "{s} now send invoice to {v}", "{v} replace {x} as billing contact for {s}"],
+    examples: [
+      ["Globex's billing contact is Tara.", "Globex's invoices now go to Brendan.", "replace"],
+      ["Globex's billing contact is Tara.", "Globex's primary contact is Sean.", "keep"],
+    ],
+  },
+  {
+    attribute: "billing email", cardinality: "one", value: "email",
+    nouns: ["billing email", "invoice email", "ap email", "accounts payable email", "billing address email", "invoicing email", "finance email"],
+    says: ["{s} receive invoice at {v}", "email {s} invoice to {v}", "{s} want invoice email to {v}"],
+    sets: ["{s} change billing email to {v}", "{s} update billing email to {v}", "{s} switch invoice email to {v}"],
+    examples: [
+      ["Acme's billing email is ap@acme.com.", "Acme changed their billing email to invoices@acme.com.", "replace"],
+      ["Acme's billing email is ap@acme.com.", "Acme's support email is help@acme.com.", "keep"],
+    ],
+  },
+  {
+    attribute: "billing address", cardinality: "one", value: "place",
+    nouns: ["billing address", "invoice address", "bill-to address", "invoicing address", "remit-to address"],
+    says: ["{s} be billed at {v}", "{s} receive bill at {v}"],
+    sets: ["{s} billing address change to {v}", "{s} update billing address to {v}"],
+    examples: [
+      ["Acme's billing address is 1 Market St, San Francisco.", "Acme updated their billing address to 500 Howard St.", "replace"],
+      ["Acme's billing address is 1 Market St, San Francisco.", "Acme's shipping address is a warehouse in Oakland.", "keep"],
+    ],
+  },
+  {
+    attribute: "primary contact", cardinality: "one", value: "person",
+    nouns: ["primary contact", "main contact", "key contact", "day-to-day contact", "customer contact", "main point of contact", "primary stakeholder"],
+    says: ["{v} be our contact at {s}", "{x} deal with {v} at {s}", "{x} talk to {v} at {s}", "{x} work with {v} at {s}", "{v} be our main contact at {s}"],
+    sets: ["{v} take over as contact at {s}", "{v} be now our contact at {s}", "{s} switch contact to {v}", "{s} assign {v} as contact", "{v} replace {x} as main contact at {s}"],
+    examples: [
+      ["Priya Nair is our main contact at Acme.", "Luis Ortega is now our main contact at Acme.", "replace"],
+      ["Priya Nair is our main contact at Acme.", "Luis Ortega from Acme's legal team joined the call.", "keep"],
+    ],
+  },
+  {
+    attribute: "customer success manager", cardinality: "one", value: "person",
+    nouns: ["customer success manager", "csm", "success manager", "customer success rep", "cs manager", "success rep"],
+    says: ["{v} be {s}", "{v} be the csm for {s}", "{v} look after {s} account"],
+    sets: ["{v} take over as {s}", "{v} replace {x} as {s}", "hand {s} to {v}", "{v} be now {s}", "{s} be hand over to {v}", "{v} take over {s} account"],
+    ends: ["{v} hand off {s}"],
+    examples: [
+      ["Acme's CSM is Nadia.", "Acme's CSM is now Felipe after the book-of-business shuffle.", "replace"],
+      ["Acme's CSM is Nadia.", "Nadia is also the CSM for Initech.", "keep"],
+    ],
+  },
+  {
+    attribute: "account status", cardinality: "one", value: "status",
+    nouns: ["account status", "customer status", "account state", "lifecycle stage", "customer stage", "relationship stage"],
+    states: {
+      prospect: ["{s} be a prospect", "{s} be in the pipeline", "{s} be a lead", "{s} be look at us", "{s} be in talks with us", "{s} be an opportunity"],
+      trial: ["{s} be on trial", "{s} be in trial", "start a trial", "{s} be trial", "{s} be in a pilot", "run a pilot", "{s} be pilot", "{s} be on a free trial", "start a pilot", "{s} be in poc"],
+      customer: ["{s} be a customer", "sign up", "sign the contract", "sign with us", "become a customer", "{s} be a paying customer", "close the deal", "renew the contract", "{s} be live with us"],
+      paused: ["pause subscription", "{s} be pause", "suspend service", "{s} be suspend"],
+      "past due": ["{s} be past due", "{s} be overdue", "{s} be delinquent", "miss payment", "{s} be behind on payment", "fall behind on payment"],
+      churned: ["churn", "{s} be churn", "leave us", "not renew", "decline to renew", "move to a competitor", "switch to a competitor", "drop us", "walk away", "{s} be a former customer"],
+      cancelled: ["cancel subscription", "cancel {x} subscription", "cancel contract", "cancel {x} contract", "cancel account", "cancel {x} account", "terminate contract", "{s} be cancel", "give notice of cancellation"],
+    },
+    examples: [
+      ["Hooli is on a free trial.", "Hooli signed the contract.", "replace"],
+      ["Hooli is a customer.", "Hooli has churned.", "replace"],
+      ["Hooli is a customer.", "Hooli cancelled their subscription yesterday.", "replace"],
+      ["Hooli is a customer.", "Hooli might churn if the outage happens again.", "keep"],
+    ],
+  },
+  {
+    attribute: "payment method", cardinality: "many", value: "thing",
+    nouns: ["payment method", "payment option", "payment type", "form of payment", "payment mode", "way to pay", "payment rail"],
+    says: ["{s} pay by {v}", "{s} pay with {v}", "{s} pay via {v}", "{s} pay through {v}", "{s} accept {v}"],
+    sets: ["{s} start accept {v}", "{s} start pay by {v}", "{s} switch to pay by {v}", "{s} add {v} as payment method", "{s} add {v} as payment option"],
+    ends: ["{s} stop pay by {v}", "{s} stop pay with {v}", "{s} stop accept {v}", "{s} no longer accept {v}", "{s} stop take {v}", "{s} phase out {v}", "{s} drop {v} as payment option"],
+    examples: [
+      ["Globex pays by ACH and credit card.", "Globex stopped paying by credit card because of fees.", "replace"],
+      ["We accept Visa and PayPal.", "We also accept Apple Pay now.", "keep"],
+      ["We accept Visa and PayPal.", "We're thinking about accepting crypto.", "keep"],
+    ],
+  },
+  {
+    attribute: "payment terms", cardinality: "one", value: "thing",
+    nouns: ["payment terms", "invoice terms", "net terms", "terms of payment", "credit terms", "payment term"],
+    says: ["{s} be on {v} term", "{s} pay on {v}", "{s} pay on {v} term", "{s} have {v} term"],
+    sets: ["{s} move to {v} term", "{s} switch to {v} term", "{s} negotiate {v} term", "{s} get {v} term"],
+    examples: [
+      ["Acme is on net 30 terms.", "Acme negotiated net 60 terms in the new MSA.", "replace"],
+      ["Acme is on net 30 terms.", "Acme asked for net 90, we said no.", "keep"],
+    ],
+  },
+  {
+    attribute: "discount", cardinality: "one", value: "thing",
+    nouns: ["discount", "discount rate", "price reduction", "concession", "markdown", "rebate"],
+    says: ["{s} get {v} off", "{s} get a {v} discount", "{s} receive {v} off", "{s} have a {v} discount", "{s} be on a {v} discount"],
+    sets: ["{s} discount be raise to {v}", "{s} discount be cut to {v}", "{s} now get {v} off", "{s} be give {v} off", "{s} negotiate {v} off"],
+    ends: ["{s} lose {v} discount", "{s} discount expire", "drop {s} discount", "remove {s} discount", "{s} no longer get {v} off"],
+    examples: [
+      ["Acme gets a 20% discount.", "Acme's discount was cut to 10% at renewal.", "replace"],
+      ["Acme gets a 20% discount.", "Acme's discount expired at renewal.", "replace"],
+      ["Acme gets a 20% discount.", "Acme would like 30% off next year.", "keep"],
+    ],
+  },
+  {
+    attribute: "price", cardinality: "one", value: "money",
+    nouns: ["price", "list price", "unit price", "price per seat", "per-seat price", "pricing", "price point", "sticker price", "cost"],
+    says: ["{s} cost {v}", "{s} be price at {v}", "{s} sell for {v}", "{s} go for {v}", "{s} retail at {v}", "{s} list at {v}", "{s} run {v} per seat"],
+    sets: ["{s} go up to {v}", "{s} be raise to {v}", "{s} drop to {v}", "{s} be cut to {v}", "{s} be reprice at {v}", "{s} be reprice to {v}", "{s} increase to {v}", "raise {s} price to {v}"],
+    examples: [
+      ["The Pro plan costs $49 per seat.", "We're considering raising the Pro plan to $59 per seat.", "keep"],
+      ["The Pro plan costs $49 per seat.", "The Pro plan's price went up to $59 per seat on July 1.", "replace"],
+      ["The Pro plan costs $49 per seat.", "The Team plan costs $19 per seat.", "keep"],
+    ],
+  },
+  {
+    attribute: "industry", cardinality: "one", value: "thing",
+    nouns: ["industry", "sector", "vertical", "line of business", "market sector", "business domain"],
+    says: ["{s} be in {v} industry", "{s} be in {v} space", "{s} be in {v} sector", "{s} operate in {v}", "{s} play in {v}", "{s} sell into {v}"],
+    sets: ["{s} pivot to {v}", "{s} move into {v}", "{s} pivot into {v}", "{s} reposition as {v}"],
+    examples: [
+      ["Pied Piper is in the compression space.", "Pied Piper pivoted to decentralised storage.", "replace"],
+      ["Pied Piper is in the compression space.", "Hooli is in the search space.", "keep"],
+    ],
+  },
+  {
+    attribute: "headquarters", cardinality: "one", value: "place",
+    nouns: ["headquarters", "hq", "head office", "main office", "corporate office", "corporate headquarters"],
+    says: ["{s} be headquarter in {v}", "{s} have headquarters in {v}", "{s} be head quarter in {v}", "{s} have hq in {v}", "{s} be hq in {v}", "{s} be hq'd in {v}"],
+    sets: ["{s} move headquarters to {v}", "{s} relocate headquarters to {v}", "{s} move hq to {v}", "{s} relocate hq to {v}", "{s} reincorporate in {v}"],
+    examples: [
+      ["Globex is headquartered in Chicago.", "Globex moved its HQ to Austin this year.", "replace"],
+      ["Globex is headquartered in Chicago.", "Globex opened a sales office in Denver.", "keep"],
+    ],
+  },
+  {
+    attribute: "funding stage", cardinality: "one", value: "thing",
+    nouns: ["funding stage", "stage", "latest round", "funding round", "round", "series", "investment stage"],
+    says: ["{s} be {v} stage", "{s} be at {v} stage", "{s} be a {v} company", "{s} be {v} fund"],
+    sets: ["{s} raise {v}", "{s} raise a {v}", "{s} close {v}", "{s} close a {v}", "{s} complete {v}"],
+    examples: [
+      ["Hooli is a Series B company.", "Hooli just closed its Series C.", "replace"],
+      ["Hooli is a Series B company.", "Hooli is out raising a Series C.", "keep"],
+      ["Hooli is a Series B company.", "Initech is a seed-stage company.", "keep"],
+    ],
+  },
+  {
+    attribute: "valuation", cardinality: "one", value: "money",
+    nouns: ["valuation", "post-money valuation", "pre-money valuation", "market cap", "market capitalisation", "market capitalization", "company valuation"],
+    says: ["{s} be value at {v}", "{s} be worth {v}", "{s} trade at {v}"],
+    sets: ["{s} be revalue at {v}", "{s} raise at {v}", "{s} valuation jump to {v}", "{s} be mark down to {v}"],
+    examples: [
+      ["Hooli is valued at $400M.", "Hooli raised at a $1.2B valuation.", "replace"],
+      ["Hooli is valued at $400M.", "Hooli hopes to be worth $1B next year.", "keep"],
+    ],
+  },
+  {
+    attribute: "founder", cardinality: "many", value: "person",
+    nouns: ["founder", "co-founder", "cofounder", "founding team"],
+    says: ["{v} found {s}", "{v} co-found {s}", "{v} start {s}", "{s} be found by {v}", "{s} be co-found by {v}", "{v} be a founder of {s}"],
+    ends: ["{v} leave {s}", "{v} depart {s}", "{v} be push out of {s}", "{v} step away from {s}"],
+    examples: [
+      ["Initech was founded by Bill and Peter.", "Peter stepped away from Initech last year.", "replace"],
+      ["Initech was founded by Bill and Peter.", "Michael was also a co-founder of Initech.", "keep"],
+    ],
+  },
+  {
+    attribute: "support line", cardinality: "one", value: "phone",
+    nouns: ["support line", "hotline", "support number", "helpline", "help line", "help desk number", "customer service number", "toll-free number", "support phone", "service line"],
+    says: ["call {s} support at {v}", "{s} support can be reach at {v}", "{s} can be call at {v}", "{s} support be on {v}", "{s} answer support call on {v}"],
+    sets: ["{s} move support line to {v}", "{s} change support number to {v}", "{s} switch hotline to {v}"],
+    examples: [
+      ["Acme's support line is 1-800-555-0101.", "Acme's support number changed to 1-888-555-0199.", "replace"],
+      ["Acme's support line is 1-800-555-0101.", "Acme's sales line is 1-800-555-0177.", "keep"],
+    ],
+  },
+  {
+    attribute: "support email", cardinality: "one", value: "email",
+    nouns: ["support email", "support address", "help email", "helpdesk email", "support inbox", "customer service email", "service desk email"],
+    says: ["email {s} support at {v}", "{s} support be reachable at {v}", "{s} take ticket at {v}"],
+    sets: ["{s} move support email to {v}", "{s} change support address to {v}", "{s} switch support inbox to {v}"],
+    examples: [
+      ["Acme's support email is help@acme.com.", "Acme moved their support email to support@acme.io.", "replace"],
+      ["Acme's support email is help@acme.com.", "Acme's billing email is ap@acme.com.", "keep"],
+    ],
+  },
+  {
+    attribute: "website", cardinality: "one", value: "url",
+    nouns: ["website", "web site", "homepage", "home page", "web address", "site", "company website"],
+    says: ["{s} can be find at {v}", "{s} be online at {v}"],
+    sets: ["{s} move site to {v}", "{s} switch domain to {v}", "{s} relaunch at {v}", "{s} rebrand to {v}"],
+    examples: [
+      ["Globex's website is globex.com.", "Globex's website moved to globex.io after the rebrand.", "replace"],
+      ["Globex's website is globex.com.", "Globex's status page is status.globex.com.", "keep"],
+    ],
+  },
+  {
+    attribute: "nps", cardinality: "one", value: "count",
+    nouns: ["nps", "nps score", "net promoter score", "promoter score", "net promoter"],
+    says: ["{s} score {v} on nps", "{s} give us an nps of {v}", "{s} rate us {v}", "{s} nps come in at {v}"],
+    sets: ["{s} nps drop to {v}", "{s} nps rise to {v}", "{s} nps climb to {v}", "{s} nps fall to {v}"],
+    examples: [
+      ["Acme's NPS is 42.", "Acme's NPS dropped to 18 after the outage.", "replace"],
+      ["Acme's NPS is 42.", "Acme's CSAT is 4.6.", "keep"],
+    ],
+  },
+  {
+    attribute: "csat", cardinality: "one", value: "thing",
+    nouns: ["csat", "csat score", "customer satisfaction", "customer satisfaction score", "satisfaction score", "satisfaction rating"],
+    says: ["{s} rate support {v}", "{s} csat come in at {v}"],
+    sets: ["{s} csat drop to {v}", "{s} csat rise to {v}"],
+    examples: [
+      ["Acme's CSAT is 4.6.", "Acme's CSAT fell to 3.9 this quarter.", "replace"],
+      ["Acme's CSAT is 4.6.", "Initech's CSAT is 4.2.", "keep"],
+    ],
+  },
+  {
+    attribute: "sales territory", cardinality: "one", value: "place",
+    nouns: ["sales territory", "territory", "sales region", "geo", "account region", "customer region", "patch", "sales geo"],
+    says: ["{s} sit in {v}", "{s} be in {v} territory", "{s} fall under {v}", "{s} be cover by {v} team", "{s} belong to {v} territory"],
+    sets: ["{s} move to {v} territory", "{s} be reassign to {v}", "{s} be transfer to {v} territory"],
+    examples: [
+      ["Acme sits in the EMEA territory.", "Acme was reassigned to North America after their HQ move.", "replace"],
+      ["Acme sits in the EMEA territory.", "Globex sits in APAC.", "keep"],
+    ],
+  },
+  {
+    attribute: "currency", cardinality: "one", value: "thing",
+    nouns: ["currency", "billing currency", "invoice currency", "contract currency", "pricing currency"],
+    says: ["{s} pay in {v}", "{s} be bill in {v}", "{s} be invoice in {v}", "{s} transact in {v}", "{s} be price in {v}"],
+    sets: ["{s} switch billing to {v}", "{s} switch currency to {v}", "{s} move to bill in {v}", "{s} switch to pay in {v}"],
+    examples: [
+      ["Acme pays in USD.", "Acme switched billing to EUR after moving to Berlin.", "replace"],
+      ["Acme pays in USD.", "Globex pays in GBP.", "keep"],
+    ],
+  },
+  {
+    attribute: "account segment", cardinality: "one", value: "status",
+    nouns: ["account segment", "customer segment", "market segment", "segment", "account tier", "customer tier"],
+    states: {
+      smb: ["{s} be smb", "{s} be an smb account", "{s} be a small business", "{s} be small business"],
+      "mid-market": ["{s} be mid-market", "{s} be a mid-market account", "{s} be mid market"],
+      enterprise: ["{s} be an enterprise account", "{s} be enterprise segment", "{s} be in the enterprise segment", "graduate to enterprise"],
+      strategic: ["{s} be strategic", "{s} be a strategic account", "{s} be a key account", "{s} be a named account"],
+    },
+    examples: [
+      ["Acme is a mid-market account.", "Acme graduated to enterprise after the acquisition.", "replace"],
+      ["Acme is a mid-market account.", "Globex is a strategic account.", "keep"],
+    ],
+  },
+  {
+    attribute: "employee count", cardinality: "one", value: "count",
+    nouns: ["employee count", "number of employee", "company size", "workforce", "staff size", "employee headcount"],
+    says: ["{s} have {v} employee", "{s} employ {v} people", "{s} employ {v}", "{s} be a {v} person company", "{s} have {v} staff"],
+    sets: ["{s} grow to {v} employee", "{s} be down to {v} employee", "{s} shrink to {v} employee", "{s} lay off down to {v}", "{s} now employ {v}"],
+    examples: [
+      ["Initech has 400 employees.", "After the layoffs Initech is down to 280 employees.", "replace"],
+      ["Initech has 400 employees.", "Initech plans to hire 100 more people.", "keep"],
+    ],
+  },
+  {
+    attribute: "tools used", cardinality: "many", value: "thing",
+    nouns: ["tool", "tech stack", "stack", "software", "toolset", "tooling", "vendor"],
+    says: ["{s} use {v}", "{s} rely on {v}", "{s} be a {v} shop", "{s} standardise on {v}", "{s} standardize on {v}"],
+    sets: ["{s} adopt {v}", "{s} roll out {v}", "{s} switch to {v}", "{s} start use {v}"],
+    ends: ["{s} stop use {v}", "{s} drop {v}", "{s} move off {v}", "{s} rip out {v}", "{s} sunset {v}", "{s} migrate off {v}", "{s} replace {v} with {x}", "{s} get rid of {v}", "{s} no longer use {v}"],
+    examples: [
+      ["Acme uses Salesforce and Slack.", "Acme ripped out Salesforce and moved to HubSpot.", "replace"],
+      ["Acme uses Salesforce and Slack.", "Acme also rolled out Notion this year.", "keep"],
+      ["Acme uses Salesforce and Slack.", "Acme is evaluating HubSpot.", "keep"],
+    ],
+  },
+  {
+    attribute: "competitor", cardinality: "many", value: "organization",
+    nouns: ["competitor", "rival", "main competitor", "competition", "alternative"],
+    says: ["{s} compete with {v}", "{s} compete against {v}", "{s} go up against {v}", "{s} be up against {v}", "{v} compete with {s}"],
+    sets: ["{s} start compete with {v}", "{v} enter {s} market"],
+    ends: ["{v} exit the market", "{s} no longer compete with {v}", "{v} be acquire by {s}", "{v} shut down"],
+    examples: [
+      ["We compete with Hooli and Initech.", "Initech shut down last month, so it's mostly Hooli now.", "replace"],
+      ["We compete with Hooli and Initech.", "Globex has started competing with us too.", "keep"],
+    ],
+  },
+  {
+    attribute: "customer", cardinality: "many", value: "organization",
+    nouns: ["customer", "client", "customer account", "logo", "paying customer", "client account"],
+    says: ["{v} be a customer of {s}", "{v} be a client of {s}", "{s} count {v} as a customer", "{s} serve {v}", "{s} sell to {v}", "{s} work with {v}"],
+    sets: ["{s} sign {v}", "{s} land {v}", "{s} win {v}", "{s} close {v}", "{s} onboard {v}", "{v} sign with {s}", "{s} add {v} as a customer"],
+    ends: ["{s} lose {v}", "{v} churn from {s}", "{v} leave {s}", "{v} cancel with {s}", "{v} stop use {s}", "{s} offboard {v}", "{s} fire {v} as a client"],
+    examples: [
+      ["Globex is a customer of ours.", "We lost Globex as a customer in May.", "replace"],
+      ["Globex is a customer of ours.", "We just signed Initech as well.", "keep"],
+      ["Globex is a customer of ours.", "We're hoping to land Hooli next quarter.", "keep"],
+    ],
+  },
+  {
+    attribute: "deal stage", cardinality: "one", value: "status",
+    nouns: ["deal stage", "pipeline stage", "opportunity stage", "sales stage", "stage of the deal", "opp stage"],
+    states: {
+      discovery: ["{s} be in discovery", "{s} be at discovery", "{s} be qualify"],
+      demo: ["{s} be at demo", "{s} be in demo", "{s} be demo", "see a demo"],
+      evaluation: ["{s} be in evaluation", "{s} be evaluate us", "{s} be in technical evaluation", "{s} be run a poc"],
+      proposal: ["{s} be in proposal", "{s} be at proposal", "have the proposal", "receive the proposal", "{s} be review the proposal"],
+      negotiation: ["{s} be in negotiation", "{s} be negotiate", "{s} be in legal", "{s} be in procurement", "{s} be redline", "{s} be in contract review"],
+      "closed won": ["{s} be closed won", "{s} be closed-won", "{s} be won", "{s} be close won", "close won"],
+      "closed lost": ["{s} be closed lost", "{s} be closed-lost", "{s} be lost", "go dark", "pass on us", "go with a competitor", "go another way"],
+    },
+    examples: [
+      ["The Hooli deal is in proposal.", "The Hooli deal is in legal now, redlining the MSA.", "replace"],
+      ["The Hooli deal is in negotiation.", "Hooli went with a competitor.", "replace"],
+      ["The Hooli deal is in proposal.", "The Initech deal is in discovery.", "keep"],
+    ],
+  },
+  {
+    attribute: "close date", cardinality: "one", value: "date",
+    nouns: ["close date", "expected close date", "target close date", "forecast close date", "projected close"],
+    says: ["{s} be expect to close on {v}", "{s} be expect to close in {v}", "{s} be forecast to close in {v}", "{s} be slate to close in {v}", "{s} be commit for {v}", "{s} be forecast for {v}"],
+    sets: ["{s} slip to {v}", "{s} be push to {v}", "{s} close date move to {v}", "{s} be pull into {v}", "{s} be move to {v}"],
+    examples: [
+      ["The Hooli deal's close date is June 28.", "The Hooli deal's close date moved to Q3.", "replace"],
+      ["The Hooli deal's close date is June 28.", "The Initech deal's close date is July 15.", "keep"],
+    ],
+  },
+];

@@ -1,0 +1,440 @@
+import type { AttributeRecord } from "./record";
+
+export const ENGINEERING_ATTRIBUTES: readonly AttributeRecord[] = [
+  {
+    attribute: "version", cardinality: "one", value: "version",
+    nouns: ["version", "version number", "release version", "current version", "runtime version", "build version"],
+    says: ["{s} run {v}", "{s} be on version {v}", "{s} be at version {v}", "{s} be pin to {v}", "{s} ship with {v}", "{s} be on {v} now"],
+    sets: ["{s} upgrade to {v}", "{s} bump to {v}", "bump {s} to {v}", "upgrade {s} to {v}", "{s} be upgrade to {v}", "{s} be bump to {v}", "{s} roll back to {v}", "roll {s} back to {v}", "{s} downgrade to {v}", "downgrade {s} to {v}", "pin {s} to {v}", "{s} be roll back to {v}"],
+    examples: [
+      ["The billing API runs Node 18.", "We upgraded the billing API to Node 20 yesterday.", "replace"],
+      ["The primary database runs Postgres 14.2.", "The primary database was rolled back to Postgres 13.9 after the incident.", "replace"],
+      ["The billing API runs Node 18.", "We plan to bump the billing API to Node 22 next quarter.", "keep"],
+      ["The primary database runs Postgres 14.2.", "The cache runs Redis 7.2.", "keep"],
+    ],
+  },
+  {
+    attribute: "host", cardinality: "one", value: "host",
+    nouns: ["host", "hostname", "host name", "server", "box", "vm", "machine", "primary host"],
+    says: ["{s} run on {v}", "{s} live on {v}", "{s} sit on {v}", "{s} be deploy to {v}", "{s} be serve from {v}"],
+    sets: ["{s} be migrate to {v}", "{s} fail over to {v}", "{s} be rehost on {v}", "{s} be move to host {v}", "move {s} to host {v}"],
+    ends: ["{s} move off {v}", "take {s} off {v}", "decommission {v}"],
+    examples: [
+      ["The metrics DB runs on db-03.", "The metrics DB was migrated to db-07 last night.", "replace"],
+      ["The metrics DB runs on db-03.", "The metrics DB failed over to db-04 during the outage.", "replace"],
+      ["The metrics DB runs on db-03.", "The search index runs on db-05.", "keep"],
+    ],
+  },
+  {
+    attribute: "region", cardinality: "one", value: "place",
+    nouns: ["region", "aws region", "cloud region", "deploy region", "deployment region", "data center", "datacenter", "dc", "availability zone", "az"],
+    says: ["{s} run in {v}", "{s} be deploy in {v}", "{s} be host in {v}", "{s} sit in {v} region", "{s} be in {v} region"],
+    sets: ["{s} move to {v} region", "move {s} to {v} region", "migrate {s} to {v} region", "{s} fail over to {v} region", "fail {s} over to {v} region"],
+    examples: [
+      ["The API runs in us-east-1.", "We moved the API to the eu-west-1 region for data residency.", "replace"],
+      ["The API runs in us-east-1.", "The API's DR replica runs in us-west-2.", "keep"],
+      ["The API runs in us-east-1.", "We're evaluating a move to eu-west-1.", "keep"],
+    ],
+  },
+  {
+    attribute: "database", cardinality: "one", value: "thing",
+    nouns: ["database", "db", "datastore", "data store", "backing store", "primary database", "storage engine"],
+    says: ["{s} use {v} as database", "{s} be back by {v}", "{s} store data in {v}", "{s} persist to {v}", "{s} sit on top of {v}", "{s} keep state in {v}"],
+    sets: ["{s} move data to {v}", "{s} switch database to {v}", "{s} move from {x} to {v}", "migrate {s} database to {v}", "{s} database migrate to {v}"],
+    ends: ["{s} move off {v}", "{s} migrate off {v}"],
+    examples: [
+      ["The ledger service is backed by MySQL.", "The ledger service's database moved to Postgres in Q2.", "replace"],
+      ["The ledger service is backed by MySQL.", "We're prototyping the ledger on CockroachDB.", "keep"],
+      ["The ledger service is backed by MySQL.", "The ledger service caches reads in Redis.", "keep"],
+    ],
+  },
+  {
+    attribute: "cloud provider", cardinality: "one", value: "organization",
+    nouns: ["cloud provider", "cloud platform", "cloud vendor", "hosting provider", "infrastructure provider", "iaas provider"],
+    says: ["{s} be host on {v}", "{s} use {v} for hosting", "{s} be deploy on {v}", "{s} run everything on {v}", "{s} be an {v} shop"],
+    sets: ["{s} move to {v}", "{s} migrate to {v}", "{s} switch to {v}", "{s} move from {x} to {v}", "{s} be migrate to {v}"],
+    ends: ["{s} leave {v}", "{s} move off {v}", "{s} migrate off {v}", "{s} exit {v}"],
+    examples: [
+      ["We're hosted on AWS.", "We migrated to GCP in March.", "replace"],
+      ["We're hosted on AWS.", "We use Cloudflare for DNS.", "keep"],
+      ["We're hosted on AWS.", "Leadership wants to look at Azure credits.", "keep"],
+    ],
+  },
+  {
+    attribute: "url", cardinality: "one", value: "url",
+    nouns: ["url", "endpoint", "base url", "api url", "api endpoint", "uri", "link", "webhook url", "callback url", "dashboard url"],
+    says: ["{s} be at {v}", "{s} live at {v}", "{s} be serve at {v}", "{s} be expose at {v}", "{s} be reachable at {v}", "{s} respond at {v}"],
+    sets: ["{s} move to {v}", "{s} be move to {v}", "{s} be redirect to {v}", "point {s} at {v}", "point {s} to {v}"],
+    examples: [
+      ["The staging API's URL is https://staging.api.acme.dev.", "The staging API's URL changed to https://stg.acme.dev.", "replace"],
+      ["The staging API's URL is https://staging.api.acme.dev.", "The production API's URL is https://api.acme.dev.", "keep"],
+    ],
+  },
+  {
+    attribute: "port", cardinality: "one", value: "count",
+    nouns: ["port", "port number", "listen port", "listening port", "http port", "service port"],
+    says: ["{s} listen on {v}", "{s} listen on port {v}", "{s} bind to {v}", "{s} bind to port {v}", "{s} run on port {v}", "{s} be expose on port {v}", "{s} serve on port {v}"],
+    sets: ["{s} move to port {v}", "move {s} to port {v}", "{s} switch to port {v}", "{s} be remap to port {v}", "remap {s} to port {v}"],
+    examples: [
+      ["The admin service listens on port 8080.", "We moved the admin service to port 9090 to avoid the clash.", "replace"],
+      ["The admin service listens on port 8080.", "Its metrics endpoint listens on port 9100.", "keep"],
+    ],
+  },
+  {
+    attribute: "timeout", cardinality: "one", value: "duration",
+    nouns: ["timeout", "time-out", "request timeout", "connection timeout", "read timeout", "idle timeout", "socket timeout"],
+    says: ["{s} time out after {v}", "{s} timeout be {v}", "{s} give up after {v}", "{s} wait {v} before time out", "{s} have a {v} timeout"],
+    sets: ["{s} raise timeout to {v}", "bump {s} timeout to {v}", "{s} increase timeout to {v}", "{s} lower timeout to {v}", "{s} cut timeout to {v}", "set {s} timeout to {v}", "raise {s} timeout to {v}", "lower {s} timeout to {v}"],
+    examples: [
+      ["The checkout client times out after 5 seconds.", "We bumped the checkout client timeout to 15 seconds.", "replace"],
+      ["The checkout client times out after 5 seconds.", "The search client times out after 2 seconds.", "keep"],
+      ["The checkout client times out after 5 seconds.", "Maybe we should raise the checkout timeout.", "keep"],
+    ],
+  },
+  {
+    attribute: "retry count", cardinality: "one", value: "count",
+    nouns: ["retry count", "retry limit", "max retries", "max retry", "retry attempt", "number of retry", "retry budget", "retry"],
+    says: ["{s} retry {v} time", "{s} retry up to {v} time", "{s} make {v} attempt", "{s} try {v} time", "{s} retry {v}"],
+    sets: ["set {s} retries to {v}", "bump {s} retries to {v}", "{s} cap retries at {v}", "{s} now retry {v} time", "cut {s} retries to {v}"],
+    examples: [
+      ["The webhook sender retries 3 times.", "We set the webhook sender's retries to 5.", "replace"],
+      ["The webhook sender retries 3 times.", "The email sender retries 10 times.", "keep"],
+    ],
+  },
+  {
+    attribute: "rate limit", cardinality: "one", value: "frequency",
+    nouns: ["rate limit", "throttle", "request limit", "quota", "api limit", "rate cap", "throughput limit"],
+    says: ["{s} be rate limit to {v}", "{s} be rate limited to {v}", "{s} be rate-limited to {v}", "{s} be rate-limit to {v}", "{s} be throttle at {v}", "{s} be throttle to {v}", "{s} allow {v}", "{s} cap at {v}", "{s} accept up to {v}"],
+    sets: ["{s} raise rate limit to {v}", "{s} bump rate limit to {v}", "{s} lower rate limit to {v}", "throttle {s} to {v}", "raise {s} limit to {v}", "lower {s} limit to {v}"],
+    ends: ["{s} remove rate limit", "{s} lift rate limit", "{s} be unthrottle"],
+    examples: [
+      ["The public API is rate limited to 100 requests per minute.", "We raised the public API rate limit to 500 requests per minute.", "replace"],
+      ["The public API is rate limited to 100 requests per minute.", "The internal API is rate limited to 1,000 requests per second.", "keep"],
+    ],
+  },
+  {
+    attribute: "cache ttl", cardinality: "one", value: "duration",
+    nouns: ["cache ttl", "ttl", "time to live", "time-to-live", "cache expiry", "cache lifetime", "cache duration"],
+    says: ["{s} cache for {v}", "{s} be cache for {v}", "{s} expire after {v}", "{s} have a ttl of {v}", "{s} be hold for {v}"],
+    sets: ["{s} drop ttl to {v}", "{s} raise ttl to {v}", "set {s} ttl to {v}", "{s} cut ttl to {v}", "{s} bump ttl to {v}"],
+    examples: [
+      ["Product pages are cached for 10 minutes.", "We dropped the product page TTL to 60 seconds.", "replace"],
+      ["Product pages are cached for 10 minutes.", "Search results are cached for 30 seconds.", "keep"],
+    ],
+  },
+  {
+    attribute: "backup schedule", cardinality: "one", value: "frequency",
+    nouns: ["backup schedule", "backup frequency", "backup cadence", "snapshot schedule", "backup policy", "backup window"],
+    says: ["{s} back up {v}", "{s} be back up {v}", "{s} run backups {v}", "{s} snapshot {v}", "{s} take backups {v}", "{s} be snapshot {v}", "{s} get back up {v}"],
+    sets: ["{s} move backups to {v}", "{s} switch backups to {v}", "{s} now back up {v}", "{s} start back up {v}", "change {s} backups to {v}"],
+    ends: ["{s} stop back up", "{s} disable backups", "{s} turn off backups"],
+    examples: [
+      ["The orders database is backed up nightly.", "The orders database is now backed up every six hours.", "replace"],
+      ["The orders database is backed up nightly.", "The analytics warehouse is backed up weekly.", "keep"],
+      ["The orders database is backed up nightly.", "We should probably back it up hourly.", "keep"],
+    ],
+  },
+  {
+    attribute: "deploy cadence", cardinality: "one", value: "frequency",
+    nouns: ["deploy cadence", "deployment cadence", "deploy frequency", "deployment frequency", "release cadence", "ship cadence"],
+    says: ["{s} deploy {v}", "{s} ship {v}", "{s} push to prod {v}", "{s} push to production {v}", "{s} be deploy {v}", "{s} release {v}"],
+    sets: ["{s} move to deploy {v}", "{s} switch to {v} deploy", "{s} start deploy {v}", "{s} go to {v} deploy", "{s} move to {v} release"],
+    examples: [
+      ["The web team deploys twice a week.", "The web team now deploys several times a day.", "replace"],
+      ["The web team deploys twice a week.", "The mobile team ships every two weeks.", "keep"],
+    ],
+  },
+  {
+    attribute: "deploy day", cardinality: "one", value: "date",
+    nouns: ["deploy day", "deployment day", "deploy window", "deployment window", "production deploy day"],
+    says: ["{s} deploy on {v}", "{s} push to production on {v}", "{s} go to prod on {v}", "{s} only deploy on {v}"],
+    sets: ["move {s} deploys to {v}", "shift {s} deploys to {v}", "{s} shift deploy day to {v}", "{s} switch deploy day to {v}"],
+    examples: [
+      ["The core platform deploys on Tuesdays.", "We moved core platform deploys to Wednesdays.", "replace"],
+      ["The core platform deploys on Tuesdays.", "No deploys on Fridays, ever.", "keep"],
+    ],
+  },
+  {
+    attribute: "release day", cardinality: "one", value: "date",
+    nouns: ["release day", "release train", "release window", "release date of the week", "cut day", "branch cut day"],
+    says: ["{s} release on {v}", "{s} cut release on {v}", "{s} cut the branch on {v}", "{s} ship release on {v}", "{s} release train leave on {v}"],
+    sets: ["{s} move release to {v}", "{s} move release day to {v}", "{s} shift release train to {v}", "{s} switch release to {v}"],
+    examples: [
+      ["The iOS app releases on Thursdays.", "The iOS release train moved to Mondays.", "replace"],
+      ["The iOS app releases on Thursdays.", "The Android app releases on Wednesdays.", "keep"],
+    ],
+  },
+  {
+    attribute: "ci provider", cardinality: "one", value: "organization",
+    nouns: ["ci", "ci provider", "ci system", "ci service", "ci/cd", "build system", "ci platform", "build server"],
+    says: ["{s} build on {v}", "{s} run ci on {v}", "{s} use {v} for ci", "{s} ci run on {v}", "{s} be build by {v}", "{s} test on {v}"],
+    sets: ["{s} move ci to {v}", "{s} migrate ci to {v}", "{s} switch ci to {v}", "move {s} ci to {v}", "{s} move build to {v}"],
+    ends: ["{s} move ci off {v}", "{s} drop {v}"],
+    examples: [
+      ["Our monorepo builds on Jenkins.", "We migrated CI to GitHub Actions last sprint.", "replace"],
+      ["Our monorepo builds on Jenkins.", "The docs site builds on Netlify.", "keep"],
+    ],
+  },
+  {
+    attribute: "on-call rotation", cardinality: "one", value: "duration",
+    nouns: ["on-call rotation", "rotation length", "on-call shift", "shift length", "on-call schedule", "rotation", "pager rotation"],
+    says: ["{s} rotate {v}", "{s} rotate every {v}", "{s} do {v} shift", "{s} run {v} rotation", "{s} be on call for {v} at a time", "{s} hand off the pager every {v}"],
+    sets: ["{s} switch to {v} rotation", "{s} move to {v} rotation", "{s} go to {v} rotation", "{s} change rotation to {v}", "{s} shorten rotation to {v}"],
+    examples: [
+      ["The SRE team rotates on-call weekly.", "The SRE team moved to two-week rotations.", "replace"],
+      ["The SRE team rotates on-call weekly.", "The data team rotates on-call every two weeks.", "keep"],
+    ],
+  },
+  {
+    attribute: "log retention", cardinality: "one", value: "duration",
+    nouns: ["log retention", "log retention window", "retention period", "retention window", "data retention", "log retention period"],
+    says: ["{s} keep log for {v}", "{s} keep {x} log for {v}", "{s} retain log for {v}", "{s} retain {x} log for {v}", "{s} store log for {v}", "{s} be keep for {v}", "{s} be retain for {v}", "{s} hold log for {v}", "{s} keep data for {v}"],
+    sets: ["{s} cut retention to {v}", "{s} extend retention to {v}", "{s} bump retention to {v}", "{s} drop retention to {v}", "{s} reduce retention to {v}", "set {s} retention to {v}"],
+    examples: [
+      ["We keep application logs for 30 days.", "We cut application log retention to 14 days to save on storage.", "replace"],
+      ["We keep application logs for 30 days.", "Audit logs are retained for 7 years.", "keep"],
+    ],
+  },
+  {
+    attribute: "sla", cardinality: "one", value: "thing",
+    nouns: ["sla", "service level agreement", "uptime guarantee", "uptime commitment", "contractual uptime", "support sla", "response sla"],
+    says: ["{s} guarantee {v}", "{s} guarantee {v} uptime", "{s} commit to {v} uptime", "{s} be back by a {v} sla", "{s} come with a {v} sla", "{s} promise {v} uptime"],
+    sets: ["raise {s} sla to {v}", "lower {s} sla to {v}", "{s} raise sla to {v}", "{s} sla go to {v}", "{s} lower sla to {v}", "{s} upgrade sla to {v}"],
+    examples: [
+      ["The Enterprise SLA is 99.9% uptime.", "We raised the Enterprise SLA to 99.95%.", "replace"],
+      ["The Enterprise SLA is 99.9% uptime.", "The Pro SLA is 99.5% uptime.", "keep"],
+    ],
+  },
+  {
+    attribute: "slo", cardinality: "one", value: "thing",
+    nouns: ["slo", "service level objective", "availability target", "uptime target", "reliability target", "error budget", "latency slo"],
+    says: ["{s} target {v} availability", "{s} target {v} uptime", "{s} aim for {v}", "{s} have to hit {v}", "{s} have an slo of {v}", "{s} be hold to {v}"],
+    sets: ["tighten {s} slo to {v}", "relax {s} slo to {v}", "{s} tighten slo to {v}", "{s} relax slo to {v}", "{s} loosen slo to {v}", "{s} raise slo to {v}", "{s} lower slo to {v}"],
+    examples: [
+      ["The checkout SLO is 99.9% availability.", "We tightened the checkout SLO to 99.95%.", "replace"],
+      ["The checkout SLO is 99.9% availability.", "The search SLO is 99.5% availability.", "keep"],
+    ],
+  },
+  {
+    attribute: "service owner", cardinality: "one", value: "person",
+    nouns: ["service owner", "owner", "maintainer", "owning team", "code owner", "codeowner", "steward", "responsible team"],
+    says: ["{v} own {s}", "{s} be own by {v}", "{s} be maintain by {v}", "{v} maintain {s}", "{s} belong to {v}", "{v} be responsible for {s}", "{v} look after {s}", "{v} be on the hook for {s}", "{s} sit with {v}"],
+    sets: ["hand {s} to {v}", "hand {s} over to {v}", "{s} be hand over to {v}", "{s} be hand off to {v}", "{v} take over {s}", "{v} take ownership of {s}", "{v} inherit {s}", "transfer {s} to {v}", "{s} be transfer to {v}", "{s} be reassign to {v}"],
+    ends: ["{v} no longer own {s}", "{v} give up {s}", "{v} step away from {s}", "{v} drop ownership of {s}", "{s} be orphan"],
+    examples: [
+      ["The payments team owns the billing API.", "The platform team took over the billing API in Q1.", "replace"],
+      ["The payments team owns the billing API.", "The platform team took ownership of the billing API after the reorg.", "replace"],
+      ["The payments team owns the billing API.", "The payments team also owns the ledger service.", "keep"],
+      ["The payments team owns the billing API.", "The platform team might take over the billing API next year.", "keep"],
+    ],
+  },
+  {
+    attribute: "repository", cardinality: "one", value: "url",
+    nouns: ["repository", "repo", "source repo", "code repo", "git repo", "source repository", "codebase", "source location"],
+    says: ["{s} live in {v}", "{s} be host at {v}", "{s} code live in {v}", "{s} source live in {v}", "{s} be in {v} repo", "{s} live under {v}"],
+    sets: ["{s} move to {v}", "{s} be move into {v}", "{s} be migrate to {v}", "{s} move into {v}", "{s} be fold into {v}", "{s} be split out into {v}"],
+    examples: [
+      ["The billing API's repo is github.com/acme/billing.", "The billing API's repo moved to github.com/acme/platform.", "replace"],
+      ["The billing API's repo is github.com/acme/billing.", "The ledger service's repo is github.com/acme/ledger.", "keep"],
+    ],
+  },
+  {
+    attribute: "programming language", cardinality: "one", value: "thing",
+    nouns: ["programming language", "implementation language", "source language", "language of implementation"],
+    says: ["{s} be write in {v}", "{s} be build in {v}", "{s} be implement in {v}", "{s} be code in {v}"],
+    sets: ["{s} be rewrite in {v}", "rewrite {s} in {v}", "rewrote {s} in {v}", "{s} be rewritten in {v}", "port {s} to {v}", "{s} be port to {v}"],
+    examples: [
+      ["The ingest service is written in Python.", "We rewrote the ingest service in Go.", "replace"],
+      ["The ingest service is written in Python.", "We're considering porting the ingest service to Rust.", "keep"],
+      ["The ingest service is written in Python.", "The gateway is written in Go.", "keep"],
+    ],
+  },
+  {
+    attribute: "framework", cardinality: "one", value: "thing",
+    nouns: ["framework", "web framework", "frontend framework", "ui framework", "backend framework", "app framework"],
+    says: ["{s} be build on {v}", "{s} be build with {v}", "{s} use {v} framework", "{s} run {v} framework"],
+    sets: ["rebuild {s} in {v}", "rebuild {s} with {v}", "rebuild {s} on {v}", "{s} be rebuild in {v}", "{s} be rebuild with {v}", "{s} switch framework to {v}", "migrate {s} to the {v} framework"],
+    examples: [
+      ["The dashboard is built with Angular.", "We rebuilt the dashboard in React over the summer.", "replace"],
+      ["The dashboard is built with Angular.", "The marketing site is built with Astro.", "keep"],
+    ],
+  },
+  {
+    attribute: "instance count", cardinality: "one", value: "count",
+    nouns: ["instance count", "instance", "replica", "replica count", "pod", "pod count", "node count", "number of instance", "number of replica"],
+    says: ["{s} run {v} instance", "{s} run {v} replica", "{s} run {v} pod", "{s} have {v} replica", "{s} have {v} instance", "{s} run on {v} node"],
+    sets: ["scale {s} to {v}", "{s} scale to {v}", "{s} be scale to {v}", "{s} scale up to {v}", "{s} scale down to {v}", "{s} be scale down to {v}", "{s} be scale up to {v}", "scale {s} down to {v}", "scale {s} up to {v}"],
+    examples: [
+      ["The API runs 4 replicas.", "We scaled the API to 12 replicas for the launch.", "replace"],
+      ["The API runs 4 replicas.", "The worker runs 2 replicas.", "keep"],
+    ],
+  },
+  {
+    attribute: "memory limit", cardinality: "one", value: "thing",
+    nouns: ["memory limit", "ram", "memory cap", "heap size", "max heap", "memory request"],
+    says: ["{s} get {v} of memory", "{s} have {v} of ram", "{s} be cap at {v} of memory", "{s} run with {v} heap", "{s} have a {v} memory limit"],
+    sets: ["bump {s} memory to {v}", "{s} memory be raise to {v}", "raise {s} memory limit to {v}", "{s} get bump to {v} of memory", "cut {s} memory to {v}"],
+    examples: [
+      ["The worker has a 512Mi memory limit.", "We bumped the worker's memory to 1Gi after the OOMs.", "replace"],
+      ["The worker has a 512Mi memory limit.", "The API has a 2Gi memory limit.", "keep"],
+    ],
+  },
+  {
+    attribute: "disk size", cardinality: "one", value: "thing",
+    nouns: ["disk size", "disk", "volume size", "disk space", "storage volume", "storage size"],
+    says: ["{s} have {v} disk", "{s} have {v} of storage", "{s} run on a {v} volume", "{s} have a {v} volume"],
+    sets: ["resize {s} disk to {v}", "grow {s} volume to {v}", "{s} disk be expand to {v}", "expand {s} disk to {v}", "{s} volume be resize to {v}"],
+    examples: [
+      ["The Elasticsearch nodes have 500GB disks.", "We resized the Elasticsearch disks to 1TB.", "replace"],
+      ["The Elasticsearch nodes have 500GB disks.", "The Kafka brokers have 2TB disks.", "keep"],
+    ],
+  },
+  {
+    attribute: "cron schedule", cardinality: "one", value: "frequency",
+    nouns: ["cron schedule", "cron", "cron expression", "job schedule", "crontab entry", "run schedule"],
+    says: ["{s} run {v}", "{s} be schedule {v}", "{s} fire {v}", "{s} kick off {v}", "{s} run every {v}", "{s} trigger {v}", "{s} be schedule to run {v}"],
+    sets: ["{s} be reschedule to {v}", "reschedule {s} to {v}", "move {s} to run {v}", "change {s} to run {v}"],
+    ends: ["{s} be unschedule", "{s} stop run", "unschedule {s}"],
+    examples: [
+      ["The invoice export job runs every night at 2am.", "We rescheduled the invoice export job to 4am.", "replace"],
+      ["The invoice export job runs every night at 2am.", "The cleanup job runs every Sunday.", "keep"],
+    ],
+  },
+  {
+    attribute: "feature flag status", cardinality: "one", value: "status",
+    nouns: ["flag status", "feature flag", "flag", "toggle", "feature toggle", "flag state", "kill switch"],
+    states: {
+      on: ["turn {s} on", "switch {s} on", "flip {s} on", "enable {s}", "{s} be on", "{s} be enable", "{s} be turn on", "{s} be flip on", "{s} be roll out to everyone", "{s} be at 100", "{s} be fully roll out", "go to 100"],
+      off: ["turn {s} off", "switch {s} off", "flip {s} off", "disable {s}", "{s} be off", "{s} be disable", "{s} be turn off", "{s} be flip off", "{s} be roll back", "{s} be switch off", "{s} be at 0"],
+      partial: ["{s} be ramp", "{s} be in canary", "{s} be on for some user", "{s} be in beta", "{s} be partially roll out", "{s} be on for internal user", "{s} be dogfood"],
+    },
+    examples: [
+      ["The new-checkout flag is on.", "We turned the new-checkout flag off after the error spike.", "replace"],
+      ["The new-checkout flag is at 10%, in canary.", "The new-checkout flag is fully rolled out.", "replace"],
+      ["The new-checkout flag is on.", "The dark-mode flag is off.", "keep"],
+    ],
+  },
+  {
+    attribute: "log level", cardinality: "one", value: "thing",
+    nouns: ["log level", "logging level", "verbosity", "log verbosity"],
+    says: ["{s} log at {v}", "{s} log at {v} level", "{s} run at {v} level"],
+    sets: ["set {s} log level to {v}", "{s} drop log level to {v}", "turn {s} log level up to {v}", "{s} switch log level to {v}"],
+    examples: [
+      ["The gateway logs at INFO.", "We set the gateway log level to DEBUG for the investigation.", "replace"],
+      ["The gateway logs at INFO.", "The auth service logs at WARN.", "keep"],
+    ],
+  },
+  {
+    attribute: "monitoring tool", cardinality: "one", value: "organization",
+    nouns: ["monitoring tool", "monitoring", "observability stack", "apm", "observability vendor", "metrics vendor", "monitoring stack"],
+    says: ["{s} be monitor with {v}", "{s} be monitor by {v}", "{s} monitor {x} with {v}", "{s} send metrics to {v}", "{s} ship metrics to {v}", "{s} use {v} for monitoring"],
+    sets: ["{s} switch monitoring to {v}", "{s} migrate metrics to {v}", "{s} move monitoring to {v}"],
+    ends: ["{s} stop use {v} for monitoring", "{s} move off {v}"],
+    examples: [
+      ["We monitor production with Datadog.", "We moved monitoring to Grafana Cloud to cut costs.", "replace"],
+      ["We monitor production with Datadog.", "Our incident paging goes through PagerDuty.", "keep"],
+    ],
+  },
+  {
+    attribute: "code freeze", cardinality: "one", value: "date",
+    nouns: ["code freeze", "freeze date", "code freeze date", "feature freeze", "change freeze"],
+    says: ["{s} freeze on {v}", "{s} go into freeze on {v}", "{s} enter code freeze on {v}", "{s} code freeze start on {v}"],
+    sets: ["{s} code freeze move to {v}", "{s} push freeze to {v}", "{s} move freeze to {v}"],
+    ends: ["{s} lift the freeze", "{s} cancel the freeze"],
+    examples: [
+      ["The 5.0 release freezes on November 15.", "The 5.0 code freeze moved to November 22.", "replace"],
+      ["The 5.0 release freezes on November 15.", "The holiday change freeze starts December 18.", "keep"],
+    ],
+  },
+  {
+    attribute: "cdn", cardinality: "one", value: "organization",
+    nouns: ["cdn", "cdn provider", "dns provider", "edge provider", "edge network", "content delivery network"],
+    says: ["{s} sit behind {v}", "{s} be front by {v}", "{s} be serve through {v}", "{s} be cache by {v}"],
+    sets: ["{s} move dns to {v}", "{s} switch cdn to {v}", "{s} move cdn to {v}"],
+    ends: ["{s} move off {v}"],
+    examples: [
+      ["The marketing site sits behind Fastly.", "We switched the marketing site's CDN to Cloudflare.", "replace"],
+      ["The marketing site sits behind Fastly.", "The API sits behind CloudFront.", "keep"],
+    ],
+  },
+  {
+    attribute: "identity provider", cardinality: "one", value: "organization",
+    nouns: ["identity provider", "idp", "sso provider", "sso", "auth provider", "login provider", "identity platform"],
+    says: ["{s} authenticate through {v}", "{s} log in through {v}", "{s} use {v} for sso", "{s} sign in with {v}", "{s} authenticate against {v}"],
+    sets: ["{s} move sso to {v}", "{s} switch idp to {v}", "{s} migrate auth to {v}", "{s} switch sso to {v}"],
+    examples: [
+      ["Employees sign in with Okta.", "We moved SSO to Microsoft Entra ID in January.", "replace"],
+      ["Employees sign in with Okta.", "Customers sign in with Auth0.", "keep"],
+    ],
+  },
+  {
+    attribute: "message broker", cardinality: "one", value: "thing",
+    nouns: ["message broker", "message queue", "event bus", "streaming platform", "pub/sub system"],
+    says: ["{s} publish to {v}", "{s} consume from {v}", "{s} use {v} as a queue", "{s} emit event to {v}"],
+    sets: ["{s} move queue to {v}", "{s} migrate queue to {v}", "{s} switch broker to {v}"],
+    examples: [
+      ["The order service publishes to RabbitMQ.", "The order service migrated its queues to Kafka.", "replace"],
+      ["The order service publishes to RabbitMQ.", "The analytics pipeline consumes from Kinesis.", "keep"],
+    ],
+  },
+  {
+    attribute: "p99 latency", cardinality: "one", value: "duration",
+    nouns: ["p99 latency", "p99", "tail latency", "latency", "response time", "p95 latency"],
+    says: ["{s} respond in {v}", "{s} p99 sit at {v}", "{s} take {v} per request", "{s} run at {v} p99", "{s} p99 be {v}"],
+    sets: ["{s} p99 drop to {v}", "{s} latency climb to {v}", "{s} p99 rise to {v}", "{s} latency fall to {v}"],
+    examples: [
+      ["The search API's p99 is 450ms.", "After the index change the search API's p99 dropped to 180ms.", "replace"],
+      ["The search API's p99 is 450ms.", "The search API's p50 is 60ms.", "keep"],
+    ],
+  },
+  {
+    attribute: "error rate", cardinality: "one", value: "thing",
+    nouns: ["error rate", "failure rate", "5xx rate", "error ratio", "failure ratio"],
+    says: ["{s} error at {v}", "{s} fail at {v}", "{s} run at {v} error"],
+    sets: ["{s} error rate spike to {v}", "{s} error rate drop to {v}", "{s} error rate climb to {v}"],
+    examples: [
+      ["The payments API error rate is 0.2%.", "The payments API error rate jumped to 4% during the rollout.", "replace"],
+      ["The payments API error rate is 0.2%.", "The search API error rate is 1%.", "keep"],
+    ],
+  },
+  {
+    attribute: "default branch", cardinality: "one", value: "thing",
+    nouns: ["default branch", "main branch", "trunk", "primary branch", "mainline"],
+    says: ["{s} branch off {v}", "{s} default to {v}"],
+    sets: ["{s} rename default branch to {v}", "rename {s} branch to {v}", "{s} switch default branch to {v}"],
+    examples: [
+      ["The infra repo's default branch is master.", "We renamed the infra repo's default branch to main.", "replace"],
+      ["The infra repo's default branch is master.", "The docs repo's default branch is main.", "keep"],
+    ],
+  },
+  {
+    attribute: "certificate expiry", cardinality: "one", value: "date",
+    nouns: ["certificate expiry", "cert expiry", "ssl expiry", "certificate expiration", "tls expiry", "cert expiration"],
+    says: ["{s} cert expire on {v}", "{s} certificate expire on {v}", "{s} expire on {v}", "{s} be valid until {v}", "{s} be good until {v}"],
+    sets: ["{s} cert be renew until {v}", "{s} be renew until {v}", "{s} be renew through {v}", "renew {s} until {v}"],
+    examples: [
+      ["The api.acme.dev certificate expires on May 3.", "The api.acme.dev certificate expiry moved to August 1 after the renewal.", "replace"],
+      ["The api.acme.dev certificate expires on May 3.", "The www.acme.dev certificate expires on June 10.", "keep"],
+    ],
+  },
+  {
+    attribute: "maintenance window", cardinality: "one", value: "time",
+    nouns: ["maintenance window", "maintenance slot", "downtime window", "patch window", "maintenance period"],
+    says: ["{s} go down for maintenance at {v}", "{s} have maintenance on {v}", "{s} be patch on {v}", "{s} be patch {v}"],
+    sets: ["{s} move maintenance window to {v}", "{s} maintenance be reschedule to {v}", "move {s} maintenance to {v}"],
+    examples: [
+      ["The primary database has maintenance on Sundays at 3am UTC.", "The primary database maintenance window moved to Saturdays at 1am UTC.", "replace"],
+      ["The primary database has maintenance on Sundays at 3am UTC.", "The cache cluster has maintenance on Wednesdays.", "keep"],
+    ],
+  },
+  {
+    attribute: "connection pool size", cardinality: "one", value: "count",
+    nouns: ["connection pool size", "pool size", "connection limit", "max connections", "max connection", "connection pool"],
+    says: ["{s} allow {v} connection", "{s} cap connections at {v}", "{s} pool {v} connection", "{s} open up to {v} connection", "{s} have a pool of {v}"],
+    sets: ["{s} raise pool size to {v}", "bump {s} pool to {v}", "{s} cut pool to {v}", "set {s} pool size to {v}"],
+    examples: [
+      ["The API has a pool of 20 connections.", "We bumped the API's pool to 50 after the latency spike.", "replace"],
+      ["The API has a pool of 20 connections.", "The worker has a pool of 5 connections.", "keep"],
+    ],
+  },
+];

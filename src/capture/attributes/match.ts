@@ -1,0 +1,180 @@
+/**
+ * Reads a claim off the parse with the attribute lexicon: the template whose literal words stand
+ * in the sentence (fillers, auxiliaries and negations between them read past) with the most words
+ * wins, and its slots give the subject and the value.
+ */
+import type { Token } from "../tokens";
+import { compiledLexicon, type Step, type Template } from "./compile";
+
+/** Words read past between a template's words: they say when or how sure, not what. */
+const FILLERS: ReadonlySet<string> = new Set([
+  "now",
+  "just",
+  "recently",
+  "currently",
+  "finally",
+  "officially",
+  "actually",
+  "already",
+  "newly",
+  "new",
+  "still",
+  "again",
+  "back",
+  "then",
+  "today",
+  "also",
+  "permanently",
+  "formally",
+  "eventually",
+  "basically",
+  "really",
+]);
+/** Words that deny what follows, or end it ("no longer"). */
+const NEGATIONS: ReadonlySet<string> = new Set(["not", "n't", "never", "no", "longer", "anymore", "nobody"]);
+const AUXILIARIES: ReadonlySet<string> = new Set(["be", "have", "do", "get", "will", "would", "'s", "been", "being"]);
+
+export interface LexiconMatch {
+  template: Template;
+  /** Token spans [from, to) of the slots. */
+  subject: readonly [number, number] | null;
+  value: readonly [number, number] | null;
+  /** Where the matched words start and end. */
+  start: number;
+  end: number;
+  /** A negation stood among or before the matched words. */
+  negated: boolean;
+  /** "also" stood among the matched words: the fact adds a value. */
+  adds: boolean;
+  /** The matched verb is in a past form ("lived", "was", "has lived"): what was, not what is. */
+  past: boolean;
+}
+
+const wordIs = (t: Token | undefined, w: string): boolean => t !== undefined && (t.lemma === w || t.lower === w);
+const POSSESSIVES: ReadonlySet<string> = new Set(["its", "their", "his", "her", "my", "our", "your"]);
+const skippable = (t: Token): boolean =>
+  FILLERS.has(t.lower) || NEGATIONS.has(t.lower) || AUXILIARIES.has(t.lemma) || t.pos === "DET" || POSSESSIVES.has(t.lower);
+
+/** The best lexicon match in the tokens, or null. */
+export function matchLexicon(tokens: readonly Token[]): LexiconMatch | null {
+  const { byFirstWord } = compiledLexicon();
+  let best: LexiconMatch | null = null;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const candidates = new Set([...(byFirstWord.get(t.lemma) ?? []), ...(byFirstWord.get(t.lower) ?? [])]);
+    for (const template of candidates) {
+      const found = matchAt(tokens, template, i);
+      if (found === null) continue;
+      if (best === null || template.weight > best.template.weight || (template.weight === best.template.weight && found.start < best.start)) best = found;
+    }
+  }
+  return best;
+}
+
+/** The template matched with its first literal word at token `at`. */
+function matchAt(tokens: readonly Token[], template: Template, at: number): LexiconMatch | null {
+  const steps = template.steps;
+  const firstLiteral = steps.findIndex((s) => "literal" in s);
+  const lead = steps.slice(0, firstLiteral);
+  // A template opens with at most one slot, which takes what stands before its first word.
+  if (lead.length > 1) return null;
+  const spans = new Map<string, [number, number]>();
+  const literals: number[] = [];
+  if (lead.length === 1) {
+    const slot = (lead[0] as { slot: "s" | "v" | "x" }).slot;
+    const end = trimBack(tokens, 0, at);
+    if (end <= 0) return null;
+    spans.set(slot, [0, end]);
+  }
+  const rest = walk(tokens, steps, firstLiteral, at, spans, literals);
+  if (rest === null) {
+    if (!template.valueOptional) return null;
+    // "Acme churned": an ending with no value.
+    literals.length = 0;
+    const literalsOnly = steps.filter((s) => !("slot" in s && s.slot === "v"));
+    const bare = walk(tokens, literalsOnly, firstLiteral, at, spans, literals);
+    if (bare === null) return null;
+    return finish(tokens, template, spans, at, bare, literals);
+  }
+  return finish(tokens, template, spans, at, rest, literals);
+}
+
+/** Matches steps from `si` at token `ti`; returns the token index after the last literal, filling `spans`. */
+function walk(
+  tokens: readonly Token[],
+  steps: readonly Step[],
+  si: number,
+  ti: number,
+  spans: Map<string, [number, number]>,
+  literals: number[],
+): number | null {
+  if (si >= steps.length) return ti;
+  const step = steps[si]!;
+  if ("literal" in step) {
+    let k = ti;
+    while (k < tokens.length && !wordIs(tokens[k], step.literal) && skippable(tokens[k]!) && k - ti < 3) k++;
+    if (!wordIs(tokens[k], step.literal)) return null;
+    const after = walk(tokens, steps, si + 1, k + 1, spans, literals);
+    if (after !== null) literals.push(k);
+    return after;
+  }
+  if (si === steps.length - 1) {
+    // A closing slot takes the rest of the sentence; the value reader trims it.
+    if (ti >= tokens.length) return null;
+    spans.set(step.slot, [ti, tokens.length]);
+    return ti;
+  }
+  // A slot between words: the shortest span after which the rest matches.
+  for (let end = ti + 1; end < tokens.length; end++) {
+    const after = walk(tokens, steps, si + 1, end, spans, literals);
+    if (after !== null) {
+      spans.set(step.slot, [ti, end]);
+      return after;
+    }
+  }
+  return null;
+}
+
+/** The end of a leading span without the auxiliaries, fillers and negations before the verb. */
+function trimBack(tokens: readonly Token[], from: number, to: number): number {
+  let end = to;
+  while (end > from && skippable(tokens[end - 1]!) && tokens[end - 1]!.pos !== "PRON") end--;
+  return end;
+}
+
+function finish(
+  tokens: readonly Token[],
+  template: Template,
+  spans: Map<string, [number, number]>,
+  start: number,
+  end: number,
+  literals: readonly number[],
+): LexiconMatch {
+  const subject = spans.get("s") ?? null;
+  const value = spans.get("v") ?? null;
+  const from = subject === null ? start : Math.min(subject[1], start);
+  const between = tokens.slice(from, value === null ? end : Math.max(end, value[0]));
+  const negated = between.some((t) => NEGATIONS.has(t.lower));
+  const adds = between.some((t) => t.lower === "also" || t.lower === "too");
+  const past = literals.some((i) => isPast(tokens, i));
+  return { template, subject, value, start, end, negated, adds, past };
+}
+
+const PAST_AUXILIARIES: ReadonlySet<string> = new Set(["was", "were", "had", "did", "has", "have", "'ve"]);
+const PRESENT_BE: ReadonlySet<string> = new Set(["is", "are", "am", "'s", "'re", "'m", "be"]);
+
+/**
+ * Whether the verb at `i` tells of the past: "was", "lived", "ate", "has lived". A participle after
+ * a present "be" is a state ("is based in"), not the past.
+ */
+function isPast(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  if (t.pos !== "VERB" && t.pos !== "AUX") return false;
+  if (t.lower === "was" || t.lower === "were") return true;
+  if (t.lower === t.lemma || t.lower.endsWith("s") || t.lower.endsWith("ing")) return false;
+  let k = i - 1;
+  while (k >= 0 && FILLERS.has(tokens[k]!.lower)) k--;
+  const before = tokens[k];
+  if (before !== undefined && PRESENT_BE.has(before.lower)) return false;
+  return before === undefined || PAST_AUXILIARIES.has(before.lower) || t.pos === "VERB";
+}

@@ -1,0 +1,85 @@
+/**
+ * The one parse of a fact that every claim stage reads: the views of its text (speaker prefix and
+ * leading filler split off), the tokens of the sentence that makes the claim, and the modes in
+ * which the fact is said (capture/parse/modality.ts). Built once per fact by `parseFact`.
+ */
+import { attributeSubject, viewOf, type SubjectResult, type TextView } from "../subject";
+import { firstSentence, prepareForAnalysis } from "../text";
+import { tokenize, type Token } from "../tokens";
+import type { CaptureInput } from "../types";
+import { MARKUP_RECORDS, MODALITY_RECORDS, type Modality, type ModalityRecord } from "./modality";
+
+export interface FactParse {
+  input: CaptureInput;
+  view: TextView;
+  subject: SubjectResult;
+  /** Tokens of the claim's sentence (the lead's first sentence), contractions split ("I'm" -> "I", "be"). */
+  tokens: readonly Token[];
+  /** The modes that keep this fact from replacing another; empty for a plain assertion. */
+  modalities: readonly Modality[];
+}
+
+/** How many characters of a fact are read for its claim: a claim is made in its first sentence. */
+const CLAIM_SPAN = 400;
+
+export function parseFact(input: CaptureInput): FactParse {
+  const view = viewOf(prepareForAnalysis(input.text));
+  const subject = attributeSubject(input, view);
+  const sentence = firstSentence(view.lead).slice(0, CLAIM_SPAN);
+  const tokens = splitContractions(tokenize(sentence));
+  const modalities: Modality[] = markupIn(input.text) ? ["markup"] : [];
+  for (const record of MODALITY_RECORDS) if (fires(record, tokens)) modalities.push(record.modality);
+  return { input, view, subject, tokens, modalities };
+}
+
+/** Whether the raw text (newlines kept) holds markup or a line opened by a role name. */
+export function markupIn(raw: string): boolean {
+  const lower = raw.toLowerCase();
+  const lines = lower.split("\n").map((line) => line.trimStart());
+  return MARKUP_RECORDS.some(
+    (r) => (r.contains ?? []).some((c) => lower.includes(c)) || (r.lineOpeners ?? []).some((o) => lines.some((line) => line.startsWith(o))),
+  );
+}
+
+/** Whether a modality record's cue stands in the tokens (openers only at the start). */
+export function fires(record: ModalityRecord, tokens: readonly Token[]): boolean {
+  const start = tokens.findIndex((t) => t.pos !== "PUNCT");
+  if ((record.openers ?? []).some((o) => phraseAt(tokens, Math.max(0, start), o))) return true;
+  return record.cues.some((cue) => tokens.some((_, i) => phraseAt(tokens, i, cue)));
+}
+
+/**
+ * Whether the phrase's words (lemma or lower-cased form) stand at `at`. A name never is a cue
+ * word ("May 1" is a date, "Will" a person), and a one-word modal cue must be tagged a modal.
+ */
+function phraseAt(tokens: readonly Token[], at: number, phrase: string): boolean {
+  const words = phrase.split(" ");
+  return words.every((w, k) => {
+    const t = tokens[at + k];
+    if (t === undefined || t.pos === "PROPN" || !(t.lemma === w || t.lower === w)) return false;
+    return !(words.length === 1 && MODALS.has(w) && t.pos !== "AUX");
+  });
+}
+
+const MODALS: ReadonlySet<string> = new Set(["may", "might", "could", "will", "shall", "would"]);
+
+/** "I'm" is tagged as one name; "can't" keeps its parts. */
+const CONTRACTIONS: Readonly<Record<string, readonly [string, string]>> = {
+  "i'm": ["i", "be"],
+  "im": ["i", "be"],
+  "i've": ["i", "have"],
+  "i'd": ["i", "would"],
+  "i'll": ["i", "will"],
+};
+
+function splitContractions(tokens: readonly Token[]): Token[] {
+  return tokens.flatMap((t) => {
+    const parts = CONTRACTIONS[t.lower];
+    if (parts === undefined) return [t];
+    const [pronoun, verb] = parts;
+    return [
+      { ...t, text: t.text.slice(0, 1), lower: pronoun, lemma: pronoun, pos: "PRON" },
+      { ...t, text: t.text.slice(1), lower: verb, lemma: verb, pos: "AUX", spaced: false },
+    ];
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * The attribute lexicon's records: each carries examples, and each example is judged as capture
+ * judges a pair (the newer fact taught while the older is live). The lexicon's shape is checked
+ * too: unique attributes, lemma-form phrases, at least one replacement and one kept example each.
+ */
+import { describe, expect, test } from "bun:test";
+import { ATTRIBUTE_LEXICON } from "../../../src/capture/attributes";
+import { compiledLexicon } from "../../../src/capture/attributes/compile";
+import { judgePair } from "../supersession/pairs";
+
+describe("attribute lexicon", () => {
+  test("covers at least 150 attributes, each named once", () => {
+    const names = ATTRIBUTE_LEXICON.map((r) => r.attribute);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.length).toBeGreaterThanOrEqual(150);
+    expect(compiledLexicon().size).toBeGreaterThan(names.length);
+  });
+
+  test("every record has a replacing and a kept example", () => {
+    for (const record of ATTRIBUTE_LEXICON) {
+      const expects = new Set(record.examples.map((e) => e[2]));
+      expect({ attribute: record.attribute, expects: [...expects].sort() }).toEqual({ attribute: record.attribute, expects: ["keep", "replace"] });
+    }
+  });
+
+  test("phrases are lower-case words and slots, no patterns", () => {
+    for (const record of ATTRIBUTE_LEXICON) {
+      const phrases = [...(record.nouns ?? []), ...(record.says ?? []), ...(record.sets ?? []), ...(record.ends ?? []), ...Object.values(record.states ?? {}).flat()];
+      for (const phrase of phrases) expect({ attribute: record.attribute, phrase, ok: /^(?:[a-z0-9'&:.@/-]+|\{[svx]\})(?: (?:[a-z0-9'&:.@/-]+|\{[svx]\}))*$/u.test(phrase) }).toMatchObject({ ok: true });
+    }
+  });
+});
+
+describe("attribute lexicon examples, judged as capture judges a pair", () => {
+  const examples = ATTRIBUTE_LEXICON.flatMap((record) => record.examples.map((example) => ({ attribute: record.attribute, example })));
+  const wrong = examples.filter(({ example: [older, newer, expect] }) => {
+    const got = judgePair({ family: "people", older, newer, label: expect === "replace" ? "supersede" : "both", why: "" });
+    return (got === "supersede") !== (expect === "replace");
+  });
+
+  test("no kept example is replaced (a hidden true fact is the worse error)", () => {
+    const hidden = wrong.filter((w) => w.example[2] === "keep").map((w) => `${w.attribute}: ${w.example[0]} -> ${w.example[1]}`);
+    expect(hidden).toEqual([]);
+  });
+
+  test("at least 90% of replacing examples replace", () => {
+    const replacing = examples.filter((e) => e.example[2] === "replace").length;
+    const missed = wrong.filter((w) => w.example[2] === "replace").length;
+    expect(1 - missed / replacing).toBeGreaterThanOrEqual(0.9);
+  });
+});
