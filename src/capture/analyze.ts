@@ -47,7 +47,7 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
   const { view, subject } = parse;
   const kind = classifyKind(view, subject);
   const sensitive = sensitiveRules(view.full);
-  const claim = reading === "all" ? claimOf(parse) : { ...extractClaim(input, view, subject), alternate: null };
+  const claim = reading === "all" ? claimOf(parse) : sentenceRulesOnly(extractClaim(input, view, subject));
   return {
     analysis: {
       normalized: normalizeForDuplicates(input.text),
@@ -57,6 +57,7 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
       sensitive: sensitive.length > 0,
       claim: claim.claim,
       alternate: claim.alternate,
+      ruleClaim: claim.ruleClaim,
       mayReplace: parse.modalities.length === 0,
     },
     rules: { subject: subject.rule, kind: kind.rule, sensitive, claim: claim.rule, claimRefusedBy: claim.refusedBy },
@@ -67,14 +68,24 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
  * The fact's claim: none when it asks, instructs, plans, hedges, supposes, reports or carries
  * markup; else the attribute lexicon's, else the older sentence rules'.
  */
-function claimOf(parse: FactParse): { claim: FactAnalysis["claim"]; alternate: FactAnalysis["alternate"]; rule: string | null; refusedBy: string | null } {
+function claimOf(parse: FactParse): ClaimReading {
   const mode = parse.modalities[0];
-  if (mode !== undefined) return { claim: null, alternate: null, rule: null, refusedBy: mode };
+  if (mode !== undefined) return { claim: null, alternate: null, ruleClaim: null, rule: null, refusedBy: mode };
   const read = lexiconClaim(parse);
   const old = extractClaim(parse.input, parse.view, parse.subject);
-  if (read === null) return { ...old, alternate: null };
+  if (read === null) return { ...old, alternate: null, ruleClaim: old.claim };
   const alternate = old.claim !== null && claimKey(old.claim) !== claimKey(read.claim) ? old.claim : null;
-  return { claim: read.claim, alternate, rule: read.rule, refusedBy: null };
+  return { claim: read.claim, alternate, ruleClaim: old.claim, rule: read.rule, refusedBy: null };
+}
+
+const sentenceRulesOnly = (outcome: ReturnType<typeof extractClaim>): ClaimReading => ({ ...outcome, alternate: null, ruleClaim: outcome.claim });
+
+interface ClaimReading {
+  claim: FactAnalysis["claim"];
+  alternate: FactAnalysis["alternate"];
+  ruleClaim: FactAnalysis["ruleClaim"];
+  rule: string | null;
+  refusedBy: string | null;
 }
 
 /** First kind rule that fires, honouring `unless` and the person-subject requirement. */

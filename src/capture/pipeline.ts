@@ -157,9 +157,8 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
         r.replaced.map((old) => old.claim.claim),
       ),
     );
-    const found = analysis.claim;
     const id = sortableId("fact");
-    const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: found };
+    const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: analysis.ruleClaim };
     const changed =
       replaced.length === 0 && analysis.mayReplace && isChangeStatement(item.text) ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch, now) : null;
     const keptBy = observedLater(changed === null ? replaced : [changed], recordedAt.getTime());

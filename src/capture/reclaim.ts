@@ -56,7 +56,7 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
     const sides = new Map(
       facts.map((f) => {
         const analysis = analyses.get(f.id)!;
-        const side: ChangeSide = { text: f.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: analysis.claim };
+        const side: ChangeSide = { text: f.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: analysis.ruleClaim };
         return [f.id, side] as const;
       }),
     );

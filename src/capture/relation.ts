@@ -3,6 +3,7 @@
  * after tokens and claims. Pure, so the pipeline, `facts reclaim` and the labelled pairs all
  * decide the same way.
  */
+import { PERSON_ATTRIBUTES } from "./attributes";
 import { claimKey, manyValued, oneValued } from "./claim-key";
 import { FUNCTION_WORDS, NEUTRAL_MODIFIERS, VALUE_ALIASES } from "./rules/lexicon";
 import type { Cardinality, Claim } from "./types";
@@ -23,7 +24,7 @@ export function relateClaims(cardinality: Cardinality, newer: ClaimValue, older:
   if (newer.negated && !older.negated && newer.value === "") return "supersede";
   if (cardinality === "many") return newer.negated === older.negated ? "coexist" : "supersede";
   if (newer.negated === older.negated) {
-    if (newer.value === older.value) return "duplicate";
+    if (newer.value === older.value || valueForm(newer.value) === valueForm(older.value)) return "duplicate";
     // "lives in Boston's South End" refines "lives in Boston": both are true.
     if (newer.negated || refines(newer.value, older.value) || refines(older.value, newer.value)) return "coexist";
     return "supersede";
@@ -63,9 +64,22 @@ export function prepareClaim(claim: Claim): PreparedClaim {
 export function relatePrepared(newer: PreparedClaim, older: PreparedClaim): ClaimRelation {
   const a = newer.claim;
   const b = older.claim;
-  if (newer.key === older.key || sameAttribute(newer, older)) return relateClaims(a.cardinality, a, b);
-  if (a.replaces !== undefined && a.subject === b.subject && !b.negated && namesValue(b.value, a.replaces)) return "supersede";
+  if (newer.key === older.key || sameAttribute(newer, older) || samePersonClaim(a, b)) return relateClaims(a.cardinality, a, b);
+  if (a.replaces !== undefined && (a.subject === b.subject || samePersonClaim({ ...a, attribute: b.attribute, object: b.object }, b)) && !b.negated && namesValue(b.value, a.replaces)) return "supersede";
   return "coexist";
+}
+
+/**
+ * One claim about one person, named in full on one side and by first name on the other
+ * ("Tomasz Wierzbicki lives in Kraków", "Tomasz moved to Gdańsk"). Only a person's own attributes
+ * (the lexicon's personal records) are read so: "Acme" and "Acme Labs" are two companies.
+ */
+function samePersonClaim(a: Claim, b: Claim): boolean {
+  if (a.subject === b.subject || a.cardinality !== b.cardinality || a.attribute !== b.attribute || a.object !== b.object) return false;
+  if (!PERSON_ATTRIBUTES.has(a.attribute)) return false;
+  const [short, long] = a.subject.length <= b.subject.length ? [a.subject, b.subject] : [b.subject, a.subject];
+  const parts = long.split(" ");
+  return !short.includes(" ") && !short.includes(":") && parts.length === 2 && parts[0] === short;
 }
 
 /**
@@ -99,6 +113,30 @@ export function continuedClaim(newer: Claim, replaced: readonly Claim[]): Claim 
     ? oneValued(older.subject, older.attribute, newer.value, newer.negated)
     : manyValued(older.subject, older.attribute, newer.value, newer.negated);
 }
+
+/** A value in one form for comparison: "3 years" and "three year", "$1,200" and "1200" are one value. */
+function valueForm(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/[$€£,]/gu, "")
+    .split(/\s+/u)
+    .map((w) => NUMBER_WORDS[w] ?? (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w))
+    .join(" ");
+}
+
+const NUMBER_WORDS: Readonly<Record<string, string>> = {
+  one: "1",
+  two: "2",
+  three: "3",
+  four: "4",
+  five: "5",
+  six: "6",
+  seven: "7",
+  eight: "8",
+  nine: "9",
+  ten: "10",
+  twelve: "12",
+};
 
 /**
  * Whether `value` is `general` said more precisely: it begins with it on a word boundary ("9:30

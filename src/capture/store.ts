@@ -81,12 +81,15 @@ export async function liveClaims(
   now: Date,
 ): Promise<LiveClaim[]> {
   if (claimKeys.length === 0 && subjects.length === 0) return [];
+  // A person named by first name alone or in full is found either way (relation.ts, subjectsAlike).
+  const firstWords = [...new Set(subjects.map((s) => s.split(" ")[0] ?? s))];
   return db.sql<LiveClaim>`
     SELECT id, normalized, claim_key, claim_value, claim_negated, alt_claim_key, alt_claim_value, alt_claim_negated,
            (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms FROM facts
      WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
        AND (claim_key = ANY(${[...claimKeys]}::text[]) OR claim_subject = ANY(${[...subjects]}::text[])
-            OR alt_claim_key = ANY(${[...claimKeys]}::text[]) OR alt_claim_subject = ANY(${[...subjects]}::text[]))
+            OR alt_claim_key = ANY(${[...claimKeys]}::text[]) OR alt_claim_subject = ANY(${[...subjects]}::text[])
+            OR (claim_subject IS NOT NULL AND split_part(claim_subject, ' ', 1) = ANY(${firstWords}::text[])))
        AND (expires_at IS NULL OR expires_at > ${now})
      ORDER BY recorded_at, id`;
 }
@@ -223,7 +226,10 @@ export async function liveStatementsMentioning(
   if (words.length === 0) return [];
   return db.sql<LiveStatement>`
     SELECT id, (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms, text, subject, subject_type, claim_key, claim_value, claim_negated FROM (
-      SELECT id, text, normalized, subject, subject_type, claim_key, claim_value, claim_negated, recorded_at FROM facts
+      -- A change statement compares the sentence rules' reading: the second one where the two differ.
+      SELECT id, text, normalized, subject, subject_type, coalesce(alt_claim_key, claim_key) AS claim_key,
+             CASE WHEN alt_claim_key IS NULL THEN claim_value ELSE alt_claim_value END AS claim_value,
+             CASE WHEN alt_claim_key IS NULL THEN claim_negated ELSE alt_claim_negated END AS claim_negated, recorded_at FROM facts
        WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
          AND ${endUserScope(endUserId)}
          AND length(text) <= 240

@@ -49,6 +49,8 @@ export interface FactAnalysis {
    * is related to older facts by either reading.
    */
   alternate: Claim | null;
+  /** The sentence rules' claim alone: what a change statement (capture/change.ts) compares. */
+  ruleClaim: Claim | null;
   /** False when the fact asks, instructs, plans, hedges, supposes, reports or carries markup: it replaces nothing. */
   mayReplace: boolean;
 }

@@ -6,7 +6,7 @@ import { judgePair } from "./supersession/pairs";
 
 const side = (text: string): ChangeSide => {
   const a = analyzeFact({ text, teamMembers: [] });
-  return { text, subject: a.subject, subjectType: a.subjectType, claim: a.claim };
+  return { text, subject: a.subject, subjectType: a.subjectType, claim: a.ruleClaim };
 };
 const explain = (older: string, newer: string): string | null => (isChangeStatement(newer) ? explainChange(side(newer), side(older)) : null);
 
@@ -93,7 +93,7 @@ test.each([
   const endUser = { id: "u-leo", name: "Leo" };
   const of = (text: string): ChangeSide => {
     const a = analyzeFact({ text, teamMembers: [], endUser });
-    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.claim };
+    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.ruleClaim };
   };
   expect(isChangeStatement(newer)).toBe(true);
   expect(explainChange(of(newer), of(older))).toBeNull();
@@ -103,7 +103,7 @@ test("an end user's own change replaces their own fact", () => {
   const endUser = { id: "u-leo", name: "Leo" };
   const of = (text: string): ChangeSide => {
     const a = analyzeFact({ text, teamMembers: [], endUser });
-    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.claim };
+    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.ruleClaim };
   };
   expect(explainChange(of("I'd rather have meetings after lunch now."), of("I prefer morning meetings."))).toBe("change:same_topic");
   expect(explainChange(of("Tom moved to Berlin."), of("Tom lives in Leeds."))).toBe("change:directed");

@@ -24,11 +24,44 @@ const SUBJECT_POS: ReadonlySet<string> = new Set(["PROPN", "NOUN", "PRON", "DET"
 /** Pronouns with no antecedent in the fact: such a claim has no subject it can be keyed by. */
 const UNRESOLVED: ReadonlySet<string> = new Set(["he", "she", "they", "it", "his", "her", "their", "its", "him", "them", "this", "that", "you", "your"]);
 /** Words before a subject that say nothing about it: "Oh, and my number ...", "Update: Acme ...". */
-const OPENERS: ReadonlySet<string> = new Set(["oh", "so", "well", "btw", "update", "fyi", "ok", "okay", "also", "and", "but", "anyway", "hey", "note", ":", ",", "-"]);
+const OPENERS: ReadonlySet<string> = new Set([
+  "oh",
+  "so",
+  "well",
+  "btw",
+  "update",
+  "fyi",
+  "ok",
+  "okay",
+  "also",
+  "and",
+  "but",
+  "anyway",
+  "hey",
+  "note",
+  "honestly",
+  "frankly",
+  "actually",
+  "basically",
+  "these",
+  "days",
+  "nowadays",
+  "now",
+  ":",
+  ",",
+  "-",
+]);
 
+/** The claim of the best lexicon match that makes one (a match whose value is not of its type makes none). */
 export function lexiconClaim(parse: FactParse): LexiconClaim | null {
-  const match = matchLexicon(parse.tokens);
-  if (match === null) return null;
+  for (const match of matchLexicon(parse.tokens)) {
+    const claim = claimOfMatch(parse, match);
+    if (claim !== null) return claim;
+  }
+  return null;
+}
+
+function claimOfMatch(parse: FactParse, match: LexiconMatch): LexiconClaim | null {
   const { template } = match;
   const record = template.record;
   const subject = subjectOf(parse, match);
@@ -48,6 +81,8 @@ export function lexiconClaim(parse: FactParse): LexiconClaim | null {
     const claim = record.cardinality === "one" ? oneValued(subject, record.attribute, ended, true) : manyValued(subject, record.attribute, ended, true);
     return { claim: ended === "" ? claim : { ...claim, replaces: ended }, rule };
   }
+  // "I'll turn 35 in June": not yet true.
+  if (match.future) return null;
   // "Ana lived in Oslo", "Ana's manager was Bo": what was true says nothing of what is.
   if (match.past && template.role === "says" && !nowSaid(parse.tokens)) return null;
   // "Ana also works at Bolt" adds an employer; it replaces nothing.
@@ -94,16 +129,20 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   if (possessive > 0) {
     // "Grace's son's favourite colour", "Kofi's parents": a thing or person of the possessor is not the possessor.
     const own = attributeWords(record);
-    if (tokens.slice(from + possessive + 1, to).some((t) => (t.pos === "NOUN" || t.pos === "PROPN") && !own.has(t.lower))) return null;
+    // "Tomasz's personal email" is another attribute than his email: a qualifier the lexicon does not name makes no claim.
+    const between = tokens.slice(from + possessive + 1, to).filter((t) => !own.has(t.lower) && !NEUTRAL_QUALIFIERS.has(t.lower));
+    if (between.some((t) => t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "ADJ")) return null;
     to = from + possessive;
   }
   const span = [...tokens.slice(from, to), ...qualifier(tokens, match)].filter((t) => !own.has(t.lower));
   while (span.length > 0 && CONNECTORS.has(span[0]!.lower)) span.shift();
   while (span.length > 0 && (CONNECTORS.has(span.at(-1)!.lower) || span.at(-1)!.pos === "PUNCT")) span.pop();
-  if (span.length === 0) return from < to ? WORKSPACE : null;
+  if (span.length === 0) return from < to || match.template.nounFrame ? WORKSPACE : null;
   if (span.length > 6) return null;
-  if (span.some((t) => !SUBJECT_POS.has(t.pos) && !/^[A-Z]/u.test(t.text))) return null;
   const words = span.map((t) => t.lower);
+  // "Graham and I divorced": the speaker's own status.
+  if (words.at(-1) === "i" && words.at(-2) === "and") return firstPerson(parse);
+  if (span.some((t) => !SUBJECT_POS.has(t.pos) && !/^[A-Z]/u.test(t.text))) return null;
   if (words.length === 1 && FIRST_PERSON.has(words[0]!)) return firstPerson(parse);
   if (words.length === 1 && TEAM.has(words[0]!)) return resolverFor(parse.input, parse.subject)("we", undefined);
   if (words.some((w) => UNRESOLVED.has(w) || FIRST_PERSON.has(w) || TEAM.has(w))) return null;
@@ -117,6 +156,9 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   return parts.length > 1 && GENERIC_HEADS.has(parts.at(-1)!) ? parts.slice(0, -1).join(" ") : key;
 }
 
+/** Words between a possessive and the attribute that leave the attribute as it is. */
+const NEUTRAL_QUALIFIERS: ReadonlySet<string> = new Set(["current", "new", "latest", "main", "primary", "present", "updated", "official", "actual"]);
+
 const GENERIC_HEADS: ReadonlySet<string> = new Set(["service", "services", "project", "app", "application", "system", "account", "team", "company", "inc", "ltd", "llc"]);
 
 /** What qualifies an attribute named last: "Bo is the on-call lead **for payments**". */
@@ -128,7 +170,7 @@ function qualifier(tokens: readonly Token[], match: LexiconMatch): readonly Toke
   return tokens.slice(match.end + 1, valueEnd(tokens, match.end + 1, tokens.length, "thing"));
 }
 
-const QUALIFIERS: ReadonlySet<string> = new Set(["for", "of"]);
+const QUALIFIERS: ReadonlySet<string> = new Set(["for", "of", "at"]);
 
 /** The subject of an attribute said of no one in particular ("The on-call lead is Dana"). */
 const WORKSPACE = "workspace";

@@ -21,6 +21,8 @@ export interface Template {
   readonly weight: number;
   /** An `ends` phrase may stand without its value ("Ana broke up", "we churned"). */
   readonly valueOptional: boolean;
+  /** Built from one of the record's nouns in a noun frame. */
+  readonly nounFrame: boolean;
 }
 
 /**
@@ -71,15 +73,16 @@ const NOUN_FRAMES: readonly { role: PhraseRole; frame: string }[] = [
   ]),
 ];
 
-function compilePhrase(record: AttributeRecord, role: PhraseRole, phrase: string, state?: string): Template {
+function compilePhrase(record: AttributeRecord, role: PhraseRole, phrase: string, state?: string, nounFrame = false): Template {
   const words = phrase.trim().split(/\s+/u);
   // A leading "be" says nothing: "be based in" is matched as "based in", after any auxiliary.
   const body = words[0] === "be" && words.length > 1 ? words.slice(1) : words;
   const slotted = body.some((w) => w.startsWith("{"));
   const shaped = slotted ? body : role === "state" ? ["{s}", ...body] : ["{s}", ...body, "{v}"];
   const steps: Step[] = shaped.map((w) => (w === "{s}" || w === "{v}" || w === "{x}" ? { slot: w.slice(1, 2) as "s" | "v" | "x" } : { literal: w }));
-  const weight = steps.filter((s) => "literal" in s).length;
-  return { record, role, steps, weight, valueOptional: role === "ends" && !slotted, ...(state === undefined ? {} : { state }) };
+  // A word that says the attribute weighs 1, a copula or preposition beside it half: "live in" beats "be live".
+  const weight = steps.reduce((sum, s) => sum + ("literal" in s ? (BARE.has(s.literal) ? 0.5 : 1) : 0), 0);
+  return { record, role, steps, weight, valueOptional: role === "ends" && !slotted, nounFrame, ...(state === undefined ? {} : { state }) };
 }
 
 /**
@@ -97,7 +100,7 @@ function templatesOf(record: AttributeRecord): Template[] {
 function allTemplatesOf(record: AttributeRecord): Template[] {
   const out: Template[] = [];
   for (const noun of record.nouns ?? []) {
-    for (const { role, frame } of NOUN_FRAMES) out.push(compilePhrase(record, role, frame.replace("NOUN", noun)));
+    for (const { role, frame } of NOUN_FRAMES) out.push(compilePhrase(record, role, frame.replace("NOUN", noun), undefined, true));
   }
   for (const phrase of record.says ?? []) out.push(compilePhrase(record, "says", phrase));
   for (const phrase of record.sets ?? []) out.push(compilePhrase(record, "sets", phrase));

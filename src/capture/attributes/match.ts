@@ -48,6 +48,10 @@ export interface LexiconMatch {
   adds: boolean;
   /** The matched verb is in a past form ("lived", "was", "has lived"): what was, not what is. */
   past: boolean;
+  /** "will" or "'ll" stands before the matched words: what is to be, not what is. */
+  future: boolean;
+  /** A slot holds one of the record's nouns ("as on-call lead"). */
+  namesAttribute: boolean;
 }
 
 const wordIs = (t: Token | undefined, w: string): boolean => t !== undefined && (t.lemma === w || t.lower === w);
@@ -55,20 +59,32 @@ const POSSESSIVES: ReadonlySet<string> = new Set(["its", "their", "his", "her", 
 const skippable = (t: Token): boolean =>
   FILLERS.has(t.lower) || NEGATIONS.has(t.lower) || AUXILIARIES.has(t.lemma) || t.pos === "DET" || POSSESSIVES.has(t.lower);
 
-/** The best lexicon match in the tokens, or null. */
-export function matchLexicon(tokens: readonly Token[]): LexiconMatch | null {
+/** Every lexicon match in the tokens, best first (see `outranks`). */
+export function matchLexicon(tokens: readonly Token[]): LexiconMatch[] {
   const { byFirstWord } = compiledLexicon();
-  let best: LexiconMatch | null = null;
+  const found: LexiconMatch[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const candidates = new Set([...(byFirstWord.get(t.lemma) ?? []), ...(byFirstWord.get(t.lower) ?? [])]);
     for (const template of candidates) {
-      const found = matchAt(tokens, template, i);
-      if (found === null) continue;
-      if (best === null || template.weight > best.template.weight || (template.weight === best.template.weight && found.start < best.start)) best = found;
+      const match = matchAt(tokens, template, i);
+      if (match !== null) found.push(match);
     }
   }
-  return best;
+  return found.sort((a, b) => (outranks(a, b) ? -1 : outranks(b, a) ? 1 : 0));
+}
+
+/**
+ * More words of the attribute win; then a match whose slots name the record's own nouns ("took
+ * over as on-call lead" is the on-call lead's, not the account manager's); then a phrase with a
+ * value over a closed state; then the earlier.
+ */
+function outranks(a: LexiconMatch, b: LexiconMatch): boolean {
+  if (a.template.weight !== b.template.weight) return a.template.weight > b.template.weight;
+  if (a.namesAttribute !== b.namesAttribute) return a.namesAttribute;
+  const stateA = a.template.role === "state";
+  if (stateA !== (b.template.role === "state")) return !stateA;
+  return a.start < b.start;
 }
 
 /** The template matched with its first literal word at token `at`. */
@@ -83,7 +99,8 @@ function matchAt(tokens: readonly Token[], template: Template, at: number): Lexi
   if (lead.length === 1) {
     const slot = (lead[0] as { slot: "s" | "v" | "x" }).slot;
     const end = trimBack(tokens, 0, at);
-    if (end <= 0) return null;
+    // "Sprint planning moved to Monday": an attribute named first needs no subject before it.
+    if (end <= 0 && !(slot === "s" && template.nounFrame)) return null;
     spans.set(slot, [0, end]);
   }
   const rest = walk(tokens, steps, firstLiteral, at, spans, literals);
@@ -157,7 +174,13 @@ function finish(
   const negated = between.some((t) => NEGATIONS.has(t.lower));
   const adds = between.some((t) => t.lower === "also" || t.lower === "too");
   const past = literals.some((i) => isPast(tokens, i));
-  return { template, subject, value, start, end, negated, adds, past };
+  const future = tokens.slice(subject === null ? 0 : subject[1], start).some((t) => t.lemma === "will" || t.lower === "'ll" || t.lower === "shall");
+  const nouns = template.record.nouns ?? [];
+  const slotText = [subject, value, spans.get("x") ?? null]
+    .map((span) => (span === null ? "" : ` ${tokens.slice(span[0], span[1]).map((t) => t.lower).join(" ")} `))
+    .join("|");
+  const namesAttribute = nouns.some((n) => slotText.includes(` ${n} `)) || slotText.includes(` ${template.record.attribute} `);
+  return { template, subject, value, start, end, negated, adds, past, future, namesAttribute };
 }
 
 const PAST_AUXILIARIES: ReadonlySet<string> = new Set(["was", "were", "had", "did", "has", "have", "'ve"]);

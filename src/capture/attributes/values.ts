@@ -47,7 +47,7 @@ const TIME_WORDS: ReadonlySet<string> = new Set(
 );
 /** Words that are a time adjunct by themselves: "last month", "yesterday", "two weeks ago". */
 const TIME_OPENERS: ReadonlySet<string> = new Set(["last", "next", "this", "yesterday", "today", "tomorrow", "earlier", "recently", "ago", "lately", "anymore"]);
-const DROPPED_FRONT: ReadonlySet<string> = new Set(["the", "a", "an", "my", "our", "his", "her", "their", "its", "your", "this", "that", "new", "current", "another"]);
+const DROPPED_FRONT: ReadonlySet<string> = new Set(["now", "the", "a", "an", "my", "our", "his", "her", "their", "its", "your", "this", "that", "new", "current", "another"]);
 const DROPPED_BACK: ReadonlySet<string> = new Set(["now", "anymore", "too", "again", "instead", "though", "either", "full-time", "fulltime"]);
 const LEADING_ADPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "at"]);
 /** Types whose value is itself a time: their span is not cut at a time word. */
@@ -76,7 +76,9 @@ export function valueEnd(tokens: readonly Token[], from: number, to: number, typ
 
 function endsValue(tokens: readonly Token[], at: number, from: number, type: ValueType): boolean {
   const t = tokens[at]!;
-  if (at > from && END_PUNCT.has(t.text) && !(t.text === "." && isDigits(tokens[at + 1]?.text))) {
+  // "db-03.prod.internal", "v2.1": a full stop inside a word does not end it.
+  const inWord = t.text === "." && tokens[at + 1] !== undefined && !tokens[at + 1]!.spaced && tokens[at + 1]!.pos !== "PUNCT";
+  if (at > from && END_PUNCT.has(t.text) && !inWord && !(t.text === "." && isDigits(tokens[at + 1]?.text))) {
     // "Hackney, in east London" says where Hackney is: one place.
     return !(type === "place" && t.text === "," && tokens[at + 1]?.lower === "in");
   }
@@ -147,6 +149,7 @@ const FREQUENCIES: ReadonlySet<string> = new Set([
   "quarterly",
   "yearly",
   "annually",
+  "annual",
   "biweekly",
   "every",
   "once",
@@ -156,7 +159,8 @@ const FREQUENCIES: ReadonlySet<string> = new Set([
 
 function typed(span: readonly Token[], type: ValueType): string | null {
   const words = span.map((t) => t.lower.replace(/\.$/u, ""));
-  const text = words.join(" ");
+  // Written back with the text's own spacing: "Gdańsk" is three tokens and one word.
+  const text = words.map((w, i) => (i > 0 && span[i]!.spaced ? ` ${w}` : w)).join("");
   const digits = text.replace(/\D/gu, "");
   switch (type) {
     case "phone":
@@ -172,7 +176,8 @@ function typed(span: readonly Token[], type: ValueType): string | null {
       return numbers.length > 0 ? numbers.join(" ").replace(/,/gu, "") : null;
     }
     case "duration": {
-      const parts = words.map((w) => NUMBER_WORDS[w] ?? w);
+      // "two-week" is "2 week".
+      const parts = words.flatMap((w) => w.split("-")).map((w) => NUMBER_WORDS[w] ?? w);
       const number = parts.find((w) => /^\d/u.test(w));
       const unit = parts.map((w) => UNITS[w.replace(/s$/u, "")] ?? UNITS[w]).find((u) => u !== undefined);
       if (number === undefined) return null;

@@ -56,7 +56,8 @@ function phraseAt(tokens: readonly Token[], at: number, phrase: string): boolean
   const words = phrase.split(" ");
   return words.every((w, k) => {
     const t = tokens[at + k];
-    if (t === undefined || t.pos === "PROPN" || !(t.lemma === w || t.lower === w)) return false;
+    // The first word is capitalised by the sentence, not because it is a name.
+    if (t === undefined || (t.pos === "PROPN" && at + k > 0) || !(t.lemma === w || t.lower === w)) return false;
     return !(words.length === 1 && MODALS.has(w) && t.pos !== "AUX");
   });
 }

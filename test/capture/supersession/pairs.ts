@@ -53,7 +53,7 @@ export function judgePair(pair: LabelledPair): ClaimRelation {
   const side = (text: string): ChangeSide & { mayReplace: boolean; claims: Claim[] } => {
     const a = analyzeFact(input(text));
     const claims = [a.claim, a.alternate].filter((c): c is Claim => c !== null);
-    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.claim, mayReplace: a.mayReplace, claims };
+    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.ruleClaim, mayReplace: a.mayReplace, claims };
   };
   const older = side(pair.older);
   const newer = side(pair.newer);
