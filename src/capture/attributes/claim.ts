@@ -8,7 +8,7 @@ import { resolverFor } from "../claim-subject";
 import type { FactParse } from "../parse";
 import type { Token } from "../tokens";
 import type { Claim } from "../types";
-import { matchLexicon, type LexiconMatch } from "./match";
+import { matchLexicon, misreadVerb, type LexiconMatch } from "./match";
 import type { AttributeRecord } from "./record";
 import { readValue, valueEnd } from "./values";
 
@@ -66,15 +66,23 @@ function claimOfMatch(parse: FactParse, match: LexiconMatch): LexiconClaim | nul
   const record = template.record;
   const subject = subjectOf(parse, match);
   if (subject === null) return null;
-  const value =
-    template.state ??
-    (match.value === null ? null : readValue(parse.tokens, match.value[0], match.value[1], record.value));
-  if (value === null && !(template.role === "ends" && match.value === null)) return null;
+  // "Graham and I divorced last year": what follows an ending may be only its time.
+  const valueSpan = match.value !== null && startsWithTime(parse.tokens, match.value[0]) ? null : match.value;
+  const read = template.state ?? (valueSpan === null ? null : readValue(parse.tokens, valueSpan[0], valueSpan[1], record.value));
+  const value = read === null ? null : withoutAttributeWords(read, record);
+  if (value === null && !(template.role === "ends" && valueSpan === null)) return null;
   // "Grace's son's ...": a second possessive names someone else.
   if (match.subject !== null && parse.tokens.slice(match.subject[0], match.subject[1]).filter((t) => t.lower === "'s").length > 1) return null;
   // "Hooli churned" ends a status; "Hooli cancelled their subscription" is about the subscription.
   if ((template.state !== undefined || match.value === null) && takesObject(parse.tokens, match.end)) return null;
   const rule = `${record.attribute}:${template.role}`;
+  // "runs on Python 3.9": the version of Python, not of whatever else the subject runs.
+  const versioned = record.value === "version" && value !== null ? splitVersion(value) : null;
+  if (versioned !== null) {
+    const attribute = `${versioned.product} ${record.attribute}`;
+    const claim = match.negated || template.role === "ends" ? oneValued(subject, attribute, versioned.number, true) : oneValued(subject, attribute, versioned.number);
+    return { claim, rule };
+  }
   const ends = template.role === "ends" || (match.negated && /\b(?:longer|anymore)\b/u.test(spanText(parse.tokens, match.start, match.end + 2)));
   if (ends) {
     const ended = value ?? "";
@@ -101,6 +109,24 @@ function takesObject(tokens: readonly Token[], at: number): boolean {
 
 const TIME_START: ReadonlySet<string> = new Set(["last", "this", "next", "yesterday", "today", "tomorrow", "earlier", "recently", "in", "on", "at"]);
 
+/** "the Starter plan" is the plan "starter": the attribute's own words at a value's end go. */
+function withoutAttributeWords(value: string, record: AttributeRecord): string {
+  const words = value.split(" ");
+  const own = attributeWords(record);
+  while (words.length > 1 && own.has(words.at(-1)!)) words.pop();
+  return words.join(" ");
+}
+
+/** "python 3.12" -> python, 3.12; null when the value is a bare number or names no product. */
+function splitVersion(value: string): { product: string; number: string } | null {
+  const words = value.split(" ");
+  const at = words.findIndex((w) => /^v?\d/u.test(w));
+  if (at <= 0) return null;
+  return { product: words.slice(0, at).join(" "), number: words.slice(at).join(" ").replace(/^v/u, "") };
+}
+
+const startsWithTime = (tokens: readonly Token[], at: number): boolean => TIME_START.has(tokens[at]?.lower ?? "") && tokens[at]?.pos !== "ADP";
+
 const nowSaid = (tokens: readonly Token[]): boolean => tokens.some((t) => t.lower === "now" || t.lower === "currently" || t.lower === "these");
 
 const spanText = (tokens: readonly Token[], from: number, to: number): string =>
@@ -116,6 +142,8 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   const record = match.template.record;
   let [from, to] = match.subject;
   while (from < to && OPENERS.has(tokens[from]!.lower)) from++;
+  // "Graham and I divorced": the speaker's own status.
+  if (to - from >= 3 && tokens[to - 1]!.lower === "i" && tokens[to - 2]!.lower === "and") return firstPerson(parse);
   to = valueEnd(tokens, from, to, "thing");
   // "the on-call lead for payments" is the role's holder for payments: the attribute's own words go.
   const own = attributeWords(record);
@@ -126,24 +154,26 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   }
   // "Acme's 20% discount": the possessor is the subject.
   const possessive = tokens.slice(from, to).findIndex((t) => t.lower === "'s" || t.lower === "'");
+  // "Bo is Ana's manager": a subject between the copula and the noun is a possessor, or nothing.
+  if (match.template.possessiveSubject && possessive < 0 && !possessorOrNothing(tokens.slice(from, to))) return null;
   if (possessive > 0) {
     // "Grace's son's favourite colour", "Kofi's parents": a thing or person of the possessor is not the possessor.
     const own = attributeWords(record);
     // "Tomasz's personal email" is another attribute than his email: a qualifier the lexicon does not name makes no claim.
-    const between = tokens.slice(from + possessive + 1, to).filter((t) => !own.has(t.lower) && !NEUTRAL_QUALIFIERS.has(t.lower));
+    const between = tokens.slice(from + possessive + 1, to).filter((t) => !own.has(t.lower) && !NEUTRAL_QUALIFIERS.has(t.lower) && !GENERIC_HEADS.has(t.lower));
     if (between.some((t) => t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "ADJ")) return null;
     to = from + possessive;
   }
   const span = [...tokens.slice(from, to), ...qualifier(tokens, match)].filter((t) => !own.has(t.lower));
   while (span.length > 0 && CONNECTORS.has(span[0]!.lower)) span.shift();
   while (span.length > 0 && (CONNECTORS.has(span.at(-1)!.lower) || span.at(-1)!.pos === "PUNCT")) span.pop();
-  if (span.length === 0) return from < to || match.template.nounFrame ? WORKSPACE : null;
+  // "Payments' tech lead" with the possessor lost is no one's; "The on-call lead is Dana" is the workspace's.
+  if (span.length === 0) return tokens.slice(from, to).some((t) => t.lower === "'s" || t.lower === "'") ? null : from < to || match.template.nounFrame ? WORKSPACE : null;
   if (span.length > 6) return null;
   const words = span.map((t) => t.lower);
-  // "Graham and I divorced": the speaker's own status.
-  if (words.at(-1) === "i" && words.at(-2) === "and") return firstPerson(parse);
-  if (span.some((t) => !SUBJECT_POS.has(t.pos) && !/^[A-Z]/u.test(t.text))) return null;
+  if (span.some((t) => !SUBJECT_POS.has(t.pos) && !/^[A-Z]/u.test(t.text) && !misreadVerb(tokens, tokens.indexOf(t), to))) return null;
   if (words.length === 1 && FIRST_PERSON.has(words[0]!)) return firstPerson(parse);
+  if (words.length === 1 && words[0] === "our") return resolverFor(parse.input, parse.subject)("we", undefined);
   if (words.length === 1 && TEAM.has(words[0]!)) return resolverFor(parse.input, parse.subject)("we", undefined);
   if (words.some((w) => UNRESOLVED.has(w) || FIRST_PERSON.has(w) || TEAM.has(w))) return null;
   const said = span
@@ -156,10 +186,40 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   return parts.length > 1 && GENERIC_HEADS.has(parts.at(-1)!) ? parts.slice(0, -1).join(" ") : key;
 }
 
+const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(["my", "our"]);
+
+/** "my", "our", or only an article ("Dana is the on-call lead"). */
+const possessorOrNothing = (span: readonly Token[]): boolean =>
+  (span.length === 1 && POSSESSIVE_PRONOUNS.has(span[0]!.lower)) || span.every((t) => t.pos === "DET" || NEUTRAL_QUALIFIERS.has(t.lower));
+
 /** Words between a possessive and the attribute that leave the attribute as it is. */
 const NEUTRAL_QUALIFIERS: ReadonlySet<string> = new Set(["current", "new", "latest", "main", "primary", "present", "updated", "official", "actual"]);
 
-const GENERIC_HEADS: ReadonlySet<string> = new Set(["service", "services", "project", "app", "application", "system", "account", "team", "company", "inc", "ltd", "llc"]);
+const GENERIC_HEADS: ReadonlySet<string> = new Set([
+  "service",
+  "services",
+  "project",
+  "app",
+  "application",
+  "system",
+  "account",
+  "team",
+  "company",
+  "inc",
+  "ltd",
+  "llc",
+  "database",
+  "db",
+  "cluster",
+  "server",
+  "instance",
+  "calls",
+  "requests",
+  "endpoint",
+  "job",
+  "pipeline",
+  "platform",
+]);
 
 /** What qualifies an attribute named last: "Bo is the on-call lead **for payments**". */
 function qualifier(tokens: readonly Token[], match: LexiconMatch): readonly Token[] {
@@ -167,6 +227,11 @@ function qualifier(tokens: readonly Token[], match: LexiconMatch): readonly Toke
   const after = tokens[match.end];
   if (last === undefined || !("literal" in last) || !attributeWords(match.template.record).has(last.literal)) return [];
   if (after === undefined || !QUALIFIERS.has(after.lower)) return [];
+  // "lead for payments", "champion at Initech"; not "plan at $499 a month".
+  let from = match.end + 1;
+  while (tokens[from]?.pos === "DET") from++;
+  const head = tokens[from];
+  if (head === undefined || !(head.pos === "PROPN" || head.pos === "NOUN" || head.pos === "NUM")) return [];
   return tokens.slice(match.end + 1, valueEnd(tokens, match.end + 1, tokens.length, "thing"));
 }
 

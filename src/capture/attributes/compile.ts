@@ -23,6 +23,8 @@ export interface Template {
   readonly valueOptional: boolean;
   /** Built from one of the record's nouns in a noun frame. */
   readonly nounFrame: boolean;
+  /** "{v} be {s} NOUN": the subject must be a possessor ("Ana's", "my"). */
+  readonly possessiveSubject: boolean;
 }
 
 /**
@@ -76,25 +78,62 @@ const NOUN_FRAMES: readonly { role: PhraseRole; frame: string }[] = [
 function compilePhrase(record: AttributeRecord, role: PhraseRole, phrase: string, state?: string, nounFrame = false): Template {
   const words = phrase.trim().split(/\s+/u);
   // A leading "be" says nothing: "be based in" is matched as "based in", after any auxiliary.
-  const body = words[0] === "be" && words.length > 1 ? words.slice(1) : words;
+  // "be into" keeps its "be": "into" alone says nothing.
+  const body = words[0] === "be" && words.slice(1).some((w) => !BARE.has(w) && !w.startsWith("{")) ? words.slice(1) : words;
   const slotted = body.some((w) => w.startsWith("{"));
   const shaped = slotted ? body : role === "state" ? ["{s}", ...body] : ["{s}", ...body, "{v}"];
   const steps: Step[] = shaped.map((w) => (w === "{s}" || w === "{v}" || w === "{x}" ? { slot: w.slice(1, 2) as "s" | "v" | "x" } : { literal: w }));
   // A word that says the attribute weighs 1, a copula or preposition beside it half: "live in" beats "be live".
   const weight = steps.reduce((sum, s) => sum + ("literal" in s ? (BARE.has(s.literal) ? 0.5 : 1) : 0), 0);
-  return { record, role, steps, weight, valueOptional: role === "ends" && !slotted, nounFrame, ...(state === undefined ? {} : { state }) };
+  const possessiveSubject = nounFrame && steps[0] !== undefined && "slot" in steps[0] && steps[0].slot === "v";
+  return { record, role, steps, weight, valueOptional: role === "ends" && !slotted, nounFrame, possessiveSubject, ...(state === undefined ? {} : { state }) };
 }
 
 /**
  * Words that say nothing of an attribute by themselves: a template needs a literal word outside
  * them, or "{v} be {s}" would read every copula as a role handed over.
  */
-const BARE: ReadonlySet<string> = new Set(["be", "have", "do", "get", "the", "a", "an", "to", "of", "for", "in", "on", "at", "as", "by", "with", "now", "new", ":", "'s"]);
+const BARE: ReadonlySet<string> = new Set([
+  "be",
+  "have",
+  "do",
+  "get",
+  "the",
+  "a",
+  "an",
+  "to",
+  "of",
+  "for",
+  "in",
+  "into",
+  "onto",
+  "on",
+  "at",
+  "as",
+  "by",
+  "with",
+  "from",
+  "about",
+  "over",
+  "under",
+  "up",
+  "out",
+  "off",
+  "after",
+  "through",
+  "via",
+  "now",
+  "new",
+  ":",
+  "'s",
+]);
 
-const meaningful = (t: Template): boolean => t.steps.some((s) => "literal" in s && !BARE.has(s.literal));
+const meaningful = (t: Template): boolean =>
+  t.steps.some((s) => "literal" in s && !BARE.has(s.literal)) || t.steps.filter((s) => "literal" in s).length >= 2;
 
 function templatesOf(record: AttributeRecord): Template[] {
-  return allTemplatesOf(record).filter(meaningful);
+  // A role is known by its value ("Kenji is Director of Engineering"): a bare copula may say it.
+  return allTemplatesOf(record).filter((t) => meaningful(t) || record.value === "role");
 }
 
 function allTemplatesOf(record: AttributeRecord): Template[] {

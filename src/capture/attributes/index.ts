@@ -16,5 +16,5 @@ export const ATTRIBUTE_LEXICON: readonly AttributeRecord[] = [
   ...OWNERSHIP_ATTRIBUTES,
 ];
 
-/** Attributes of a person, whom facts name in full or by first name alone (capture/relation.ts). */
-export const PERSON_ATTRIBUTES: ReadonlySet<string> = new Set(PERSONAL_ATTRIBUTES.map((r) => r.attribute));
+/** Attributes of a person (and what a person owns), whom facts name in full or by first name alone (capture/relation.ts). */
+export const PERSON_ATTRIBUTES: ReadonlySet<string> = new Set([...PERSONAL_ATTRIBUTES, ...OWNERSHIP_ATTRIBUTES].map((r) => r.attribute));

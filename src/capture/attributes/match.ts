@@ -101,7 +101,7 @@ function matchAt(tokens: readonly Token[], template: Template, at: number): Lexi
     const end = trimBack(tokens, 0, at);
     // "Sprint planning moved to Monday": an attribute named first needs no subject before it.
     if (end <= 0 && !(slot === "s" && template.nounFrame)) return null;
-    spans.set(slot, [0, end]);
+    spans.set(slot, [phraseStart(tokens, end), end]);
   }
   const rest = walk(tokens, steps, firstLiteral, at, spans, literals);
   if (rest === null) {
@@ -152,6 +152,50 @@ function walk(
   return null;
 }
 
+/** Parts of speech a noun phrase is made of ("Oluwaseun's work email", "the Q3 launch"). */
+const PHRASE_POS: ReadonlySet<string> = new Set(["PROPN", "NOUN", "ADJ", "DET", "NUM", "PART", "PRON", "X", "SYM"]);
+/** Adpositions inside a noun phrase, between two nouns: "sprint planning for Apollo", "the head of sales". */
+const PHRASE_ADPOSITIONS: ReadonlySet<string> = new Set(["of", "for"]);
+
+/**
+ * A word the tagger read as a verb inside a noun phrase: "the ingest service", "Checkout API calls"
+ * (after a noun or article, and before a noun or at the phrase's end).
+ */
+export function misreadVerb(tokens: readonly Token[], i: number, end: number): boolean {
+  const before = tokens[i - 1];
+  const after = tokens[i + 1];
+  if (tokens[i]!.pos !== "VERB" || before === undefined || !NOMINAL_BEFORE.has(before.pos)) return false;
+  return i + 1 === end || after?.pos === "NOUN" || after?.pos === "PROPN";
+}
+
+const NOMINAL_BEFORE: ReadonlySet<string> = new Set(["NOUN", "PROPN", "DET", "ADJ"]);
+
+/**
+ * Where the noun phrase that ends at `end` starts: a leading slot takes the phrase just before
+ * the attribute's words, not the clause before it ("After the migration, Ana's email became ...",
+ * "Linda stepped down and Rafael is the new CEO").
+ */
+function phraseStart(tokens: readonly Token[], end: number): number {
+  let start = end;
+  while (start > 0) {
+    const t = tokens[start - 1]!;
+    const glued = !t.spaced || (tokens[start] !== undefined && !tokens[start]!.spaced);
+    const inPhrase =
+      PHRASE_POS.has(t.pos) ||
+      misreadVerb(tokens, start - 1, end) ||
+      /^[A-Z]/u.test(t.text) ||
+      t.lower === "'s" ||
+      t.lower === "'" ||
+      t.lower === "-" ||
+      t.lower === "&" ||
+      (t.text === "." && glued && start < end) ||
+      (PHRASE_ADPOSITIONS.has(t.lower) && start < end && (tokens[start - 2]?.pos === "NOUN" || tokens[start - 2]?.pos === "PROPN"));
+    if (!inPhrase) break;
+    start--;
+  }
+  return start;
+}
+
 /** The end of a leading span without the auxiliaries, fillers and negations before the verb. */
 function trimBack(tokens: readonly Token[], from: number, to: number): number {
   let end = to;
@@ -174,7 +218,8 @@ function finish(
   const negated = between.some((t) => NEGATIONS.has(t.lower));
   const adds = between.some((t) => t.lower === "also" || t.lower === "too");
   const past = literals.some((i) => isPast(tokens, i));
-  const future = tokens.slice(subject === null ? 0 : subject[1], start).some((t) => t.lemma === "will" || t.lower === "'ll" || t.lower === "shall");
+  const leading = template.steps[0] !== undefined && "slot" in template.steps[0] ? spans.get(template.steps[0].slot) : undefined;
+  const future = tokens.slice(leading === undefined ? 0 : leading[1], start).some((t) => t.lemma === "will" || t.lower === "'ll" || t.lower === "shall");
   const nouns = template.record.nouns ?? [];
   const slotText = [subject, value, spans.get("x") ?? null]
     .map((span) => (span === null ? "" : ` ${tokens.slice(span[0], span[1]).map((t) => t.lower).join(" ")} `))

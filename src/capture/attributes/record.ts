@@ -28,7 +28,9 @@ export type ValueType =
   | "money"
   | "count"
   | "version"
-  | "status";
+  | "status"
+  /** A job or role: a title naming one ("product designer", "Head of Product", "CTO"). */
+  | "role";
 
 export type Example = readonly [older: string, newer: string, expect: "replace" | "keep"];
 

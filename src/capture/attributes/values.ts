@@ -8,6 +8,7 @@ import type { ValueType } from "./record";
 
 /** Words that end a value: what follows is another clause, a reason or a comparison. */
 const VALUE_ENDS: ReadonlySet<string> = new Set([
+  "to",
   "and",
   "but",
   "or",
@@ -189,11 +190,16 @@ function typed(span: readonly Token[], type: ValueType): string | null {
       return words.some((w) => FREQUENCIES.has(w) || /^\d/u.test(w)) ? words.map((w) => NUMBER_WORDS[w] ?? w).join(" ") : null;
     case "time":
       return /\d/u.test(text) || words.some((w) => w === "noon" || w === "midnight") ? text.replace(/\s+(?=[ap]\.?m)/u, "") : null;
+    case "date":
+      // A date names a day, month, quarter or year; "10:15" is a time.
+      return /^\d{1,2}:\d{2}/u.test(text) || !(/\d/u.test(text) || words.some((w) => DATE_WORDS.has(w))) ? null : text;
+    case "role":
+      return span.some((t) => ROLE_WORDS.has(t.lower) || ROLE_WORDS.has(t.lemma)) && !span.some(clausal) ? text : null;
     case "version":
       return /\d/u.test(text) ? text : null;
     case "person":
     case "organization":
-      return span.some(named) ? text : null;
+      return span.some(named) && !span.some(clausal) ? text : null;
     case "place":
       return span.some(named) || span.some((t) => PLACE_NOUNS.has(t.lemma)) ? text : null;
     default:
@@ -201,8 +207,39 @@ function typed(span: readonly Token[], type: ValueType): string | null {
   }
 }
 
+const DATE_WORDS: ReadonlySet<string> = new Set([
+  ...TIME_WORDS,
+  "tomorrow",
+  "tonight",
+  "eod",
+  "eow",
+  "eom",
+  "eoy",
+  "midnight",
+  "noon",
+  "later",
+  "soon",
+  "tbd",
+]);
+
 /** A name: tagged as one, or capitalised inside the sentence ("I" is neither). */
 const named = (t: Token): boolean => t.pos !== "PRON" && (t.pos === "PROPN" || /^[A-Z]/u.test(t.text));
+
+/** Words that make a phrase a job or role. */
+const ROLE_WORDS: ReadonlySet<string> = new Set(
+  (
+    "manager director head lead chief officer president vp vice chair chairman chairwoman founder cofounder co-founder partner principal " +
+    "engineer developer programmer architect designer analyst scientist researcher consultant specialist coordinator administrator admin " +
+    "ceo cto cfo coo cio ciso cmo cpo cro svp evp intern associate assistant executive owner supervisor foreman " +
+    "nurse doctor physician surgeon teacher professor lecturer lawyer attorney accountant paralegal pharmacist dentist therapist " +
+    "writer editor journalist photographer artist musician chef cook baker barista carpenter plumber electrician mechanic pilot driver " +
+    "salesperson recruiter marketer strategist producer instructor coach trainer tutor librarian technician operator clerk cashier " +
+    "sre devops dba pm tpm qa tester"
+  ).split(" "),
+);
+
+/** A verb in a value means the span ran into a clause: "Linda Park stepped down and ...". */
+const clausal = (t: Token): boolean => t.pos === "AUX" || (t.pos === "VERB" && !/^[A-Z]/u.test(t.text));
 
 /** Nouns that are places without a name: "moved to a flat", "lives in the countryside". */
 const PLACE_NOUNS: ReadonlySet<string> = new Set([

@@ -107,7 +107,6 @@ export const MODALITY_RECORDS: readonly ModalityRecord[] = [
       "when we be",
       "use to",
       "back then",
-      "back in",
       "in college",
       "in school",
       "year ago",
