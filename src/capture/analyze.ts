@@ -12,7 +12,8 @@ import { SENSITIVE_RULES } from "./rules/sensitive";
 import type { SubjectResult, TextView } from "./subject";
 import { normalizeForDuplicates } from "./text";
 import { parseFact, type FactParse } from "./parse";
-import { lexiconClaim } from "./attributes/claim";
+import type { Modality } from "./parse/modality";
+import { aboutAnother, lexiconClaim } from "./attributes/claim";
 import { claimKey } from "./claim-key";
 import type { CaptureInput, FactAnalysis } from "./types";
 
@@ -58,7 +59,7 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
       claim: claim.claim,
       alternate: claim.alternate,
       ruleClaim: claim.ruleClaim,
-      mayReplace: parse.modalities.length === 0,
+      mayReplace: !parse.modalities.some((m) => HOSTILE.has(m)) && !aboutAnother(parse),
     },
     rules: { subject: subject.rule, kind: kind.rule, sensitive, claim: claim.rule, claimRefusedBy: claim.refusedBy },
   };
@@ -69,14 +70,21 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
  * markup; else the attribute lexicon's, else the older sentence rules'.
  */
 function claimOf(parse: FactParse): ClaimReading {
-  const mode = parse.modalities[0];
-  if (mode !== undefined) return { claim: null, alternate: null, ruleClaim: null, rule: null, refusedBy: mode };
-  const read = lexiconClaim(parse);
+  const hostile = parse.modalities.find((m) => HOSTILE.has(m));
+  if (hostile !== undefined) return { claim: null, alternate: null, ruleClaim: null, rule: null, refusedBy: hostile };
+  // A plan, hedge, supposition, report or history makes no lexicon claim; the sentence rules have blockers of their own.
+  const read = parse.modalities.length === 0 ? lexiconClaim(parse) : null;
   const old = extractClaim(parse.input, parse.view, parse.subject);
   if (read === null) return { ...old, alternate: null, ruleClaim: old.claim };
   const alternate = old.claim !== null && claimKey(old.claim) !== claimKey(read.claim) ? old.claim : null;
   return { claim: read.claim, alternate, ruleClaim: old.claim, rule: read.rule, refusedBy: null };
 }
+
+/**
+ * Modes in which a fact says nothing of how things are now (markup, an instruction, a question,
+ * what was once true): it never makes a claim or replaces a fact.
+ */
+const HOSTILE: ReadonlySet<Modality> = new Set(["markup", "instruction", "question", "history"]);
 
 const sentenceRulesOnly = (outcome: ReturnType<typeof extractClaim>): ClaimReading => ({ ...outcome, alternate: null, ruleClaim: outcome.claim });
 

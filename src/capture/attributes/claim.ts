@@ -61,6 +61,30 @@ export function lexiconClaim(parse: FactParse): LexiconClaim | null {
   return null;
 }
 
+/**
+ * Whether the fact's best lexicon reading is about someone or something of its subject's rather
+ * than the subject ("Clement's sister moved to Marseille", "my neighbours' boat"): such a fact
+ * replaces nothing of the subject's, by claim or as a change statement.
+ */
+export function aboutAnother(parse: FactParse): boolean {
+  const match = matchLexicon(parse.tokens)[0];
+  if (match?.subject == null) return false;
+  const own = attributeWords(match.template.record);
+  const span = parse.tokens.slice(match.subject[0], match.subject[1]);
+  const owner = span.findIndex((t) => t.lower === "'s" || t.lower === "'" || POSSESSIVE_WORDS.has(t.lower));
+  return owner >= 0 && span.slice(owner + 1).some((t) => !own.has(t.lower) && (PEOPLE.has(t.lower) || PEOPLE.has(t.lemma)));
+}
+
+const POSSESSIVE_WORDS: ReadonlySet<string> = new Set(["my", "our", "his", "her", "their"]);
+/** People a subject has: their facts are their own. */
+const PEOPLE: ReadonlySet<string> = new Set(
+  (
+    "sister brother sibling mother father mom mum dad parent wife husband spouse partner son daughter kid child baby friend " +
+    "boss colleague coworker co-worker neighbour neighbor cousin aunt uncle niece nephew grandmother grandfather grandma grandpa " +
+    "grandparent roommate flatmate fiancé fiance fiancée fiancee girlfriend boyfriend in-law stepmother stepfather stepson stepdaughter"
+  ).split(" "),
+);
+
 function claimOfMatch(parse: FactParse, match: LexiconMatch): LexiconClaim | null {
   const { template } = match;
   const record = template.record;
