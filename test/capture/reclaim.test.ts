@@ -55,6 +55,22 @@ describeEachDb("facts reclaim", (get) => {
     expect(await reclaimFacts(db, ws.id)).toEqual({ facts: 7, rekeyed: 0, restored: 0, keptAsDuplicates: 1 });
   });
 
+  test("a database written before the second reading gets it, and a later fact relates to it", async () => {
+    const db = get().db;
+    const ws = await createWorkspace(db, uniqueSlug(), 0);
+    const taught = await captureFacts(db, ws.id, [{ text: "Eva lives in Oslo.", origin: "user_stated" }]);
+    const [oslo] = taught.factIds as [string];
+    const [stored] = await db.sql<{ alt_claim_key: string | null }>`SELECT alt_claim_key FROM facts WHERE id = ${oslo}`;
+    expect(stored?.alt_claim_key).not.toBeNull();
+    // As an earlier version stored it: one reading only.
+    await db.sql`UPDATE facts SET alt_claim_key = NULL, alt_claim_subject = NULL, alt_claim_value = NULL WHERE id = ${oslo}`;
+    expect(await reclaimFacts(db, ws.id)).toMatchObject({ facts: 1, rekeyed: 1, restored: 0 });
+    const [again] = await db.sql<{ alt_claim_key: string | null }>`SELECT alt_claim_key FROM facts WHERE id = ${oslo}`;
+    expect(again?.alt_claim_key).toBe(stored?.alt_claim_key ?? "missing");
+    // "home city" is related through the sentence rules' reading, now stored again.
+    expect(await captureFacts(db, ws.id, [{ text: "Eva's home city is Bergen now.", origin: "user_stated" }])).toMatchObject({ superseded: 1 });
+  });
+
   test("keeps a supersession made by a change statement", async () => {
     const db = get().db;
     const ws = await createWorkspace(db, uniqueSlug(), 0);
