@@ -32,5 +32,7 @@ for (const set of PAIR_SETS) {
 }
 
 function row(set: string, name: string, s: Score): void {
-  console.log(`| ${set} | ${name} | ${s.pairs} | ${s.replacements} | ${s.supersessions} | ${s.right} | ${pct(s.precision)} | ${pct(s.recall)} | ${s.wronglySkipped} |`);
+  console.log(
+    `| ${set} | ${name} | ${s.pairs} | ${s.replacements} | ${s.supersessions} | ${s.right} | ${pct(s.precision)} | ${pct(s.recall)} | ${s.wronglySkipped} |`,
+  );
 }

@@ -160,7 +160,9 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     const id = sortableId("fact");
     const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: analysis.ruleClaim };
     const changed =
-      replaced.length === 0 && analysis.mayReplace && isChangeStatement(item.text) ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch, now) : null;
+      replaced.length === 0 && analysis.mayReplace && isChangeStatement(item.text)
+        ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch, now)
+        : null;
     const keptBy = observedLater(changed === null ? replaced : [changed], recordedAt.getTime());
     rows.push({
       id,
@@ -189,7 +191,9 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     }
     if (claim) {
       if (replaced.length > 0) replaces.push({ newId: id, oldIds: replaced.map((old) => old.id) });
-      const kept = [claim, alternate].flatMap((c) => (c ? [{ id, normalized: analysis.normalized, claim: prepareClaim(c), recordedAt: recordedAt.getTime() }] : []));
+      const kept = [claim, alternate].flatMap((c) =>
+        c ? [{ id, normalized: analysis.normalized, claim: prepareClaim(c), recordedAt: recordedAt.getTime() }] : [],
+      );
       live = [...live.filter((old) => !replacedIds.has(old.id)), ...kept];
     }
     if (changed !== null) {

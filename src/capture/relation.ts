@@ -65,7 +65,13 @@ export function relatePrepared(newer: PreparedClaim, older: PreparedClaim): Clai
   const a = newer.claim;
   const b = older.claim;
   if (newer.key === older.key || sameAttribute(newer, older) || samePersonClaim(a, b)) return relateClaims(a.cardinality, a, b);
-  if (a.replaces !== undefined && (a.subject === b.subject || samePersonClaim({ ...a, attribute: b.attribute, object: b.object }, b)) && !b.negated && namesValue(b.value, a.replaces)) return "supersede";
+  if (
+    a.replaces !== undefined &&
+    (a.subject === b.subject || samePersonClaim({ ...a, attribute: b.attribute, object: b.object }, b)) &&
+    !b.negated &&
+    namesValue(b.value, a.replaces)
+  )
+    return "supersede";
   return "coexist";
 }
 

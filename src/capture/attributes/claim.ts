@@ -54,11 +54,23 @@ const OPENERS: ReadonlySet<string> = new Set([
 
 /** The claim of the best lexicon match that makes one (a match whose value is not of its type makes none). */
 export function lexiconClaim(parse: FactParse): LexiconClaim | null {
-  for (const match of matchLexicon(parse.tokens)) {
+  for (const match of matchesOf(parse)) {
     const claim = claimOfMatch(parse, match);
     if (claim !== null) return claim;
   }
   return null;
+}
+
+/** A parse's lexicon matches, read once however many stages ask. */
+const matched = new WeakMap<FactParse, readonly LexiconMatch[]>();
+
+function matchesOf(parse: FactParse): readonly LexiconMatch[] {
+  let matches = matched.get(parse);
+  if (matches === undefined) {
+    matches = matchLexicon(parse.tokens);
+    matched.set(parse, matches);
+  }
+  return matches;
 }
 
 /**
@@ -67,7 +79,7 @@ export function lexiconClaim(parse: FactParse): LexiconClaim | null {
  * replaces nothing of the subject's, by claim or as a change statement.
  */
 export function aboutAnother(parse: FactParse): boolean {
-  const match = matchLexicon(parse.tokens)[0];
+  const match = matchesOf(parse)[0];
   if (match?.subject == null) return false;
   const own = attributeWords(match.template.record);
   const span = parse.tokens.slice(match.subject[0], match.subject[1]);
@@ -104,7 +116,8 @@ function claimOfMatch(parse: FactParse, match: LexiconMatch): LexiconClaim | nul
   const versioned = record.value === "version" && value !== null ? splitVersion(value) : null;
   if (versioned !== null) {
     const attribute = `${versioned.product} ${record.attribute}`;
-    const claim = match.negated || template.role === "ends" ? oneValued(subject, attribute, versioned.number, true) : oneValued(subject, attribute, versioned.number);
+    const claim =
+      match.negated || template.role === "ends" ? oneValued(subject, attribute, versioned.number, true) : oneValued(subject, attribute, versioned.number);
     return { claim, rule };
   }
   const ends = template.role === "ends" || (match.negated && /\b(?:longer|anymore)\b/u.test(spanText(parse.tokens, match.start, match.end + 2)));
@@ -192,7 +205,8 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   while (span.length > 0 && CONNECTORS.has(span[0]!.lower)) span.shift();
   while (span.length > 0 && (CONNECTORS.has(span.at(-1)!.lower) || span.at(-1)!.pos === "PUNCT")) span.pop();
   // "Payments' tech lead" with the possessor lost is no one's; "The on-call lead is Dana" is the workspace's.
-  if (span.length === 0) return tokens.slice(from, to).some((t) => t.lower === "'s" || t.lower === "'") ? null : from < to || match.template.nounFrame ? WORKSPACE : null;
+  if (span.length === 0)
+    return tokens.slice(from, to).some((t) => t.lower === "'s" || t.lower === "'") ? null : from < to || match.template.nounFrame ? WORKSPACE : null;
   if (span.length > 6) return null;
   const words = span.map((t) => t.lower);
   if (span.some((t) => !SUBJECT_POS.has(t.pos) && !/^[A-Z]/u.test(t.text) && !misreadVerb(tokens, tokens.indexOf(t), to))) return null;

@@ -1,7 +1,8 @@
 /**
  * The attribute lexicon compiled for matching: every phrase of every record becomes a template of
- * literal words and slots ({s} subject, {v} value, {x} read past), indexed by its first literal
- * word so a sentence is only compared with the templates one of its words can open.
+ * literal words, word sets (the verbs of change) and slots ({s} subject, {v} value, {x} read
+ * past), indexed by its anchor, the first word that says the attribute, so a sentence is only
+ * compared with the templates its own words name.
  */
 import { ATTRIBUTE_LEXICON } from "./index";
 import type { AttributeRecord } from "./record";
@@ -9,7 +10,7 @@ import type { AttributeRecord } from "./record";
 /** What a phrase does: states the value, sets a new one, ends the live one, or names a closed value. */
 export type PhraseRole = "says" | "sets" | "ends" | "state";
 
-export type Step = { readonly literal: string } | { readonly slot: "s" | "v" | "x" };
+export type Step = { readonly literal: string } | { readonly anyOf: ReadonlySet<string> } | { readonly slot: "s" | "v" | "x" };
 
 export interface Template {
   readonly record: AttributeRecord;
@@ -25,13 +26,15 @@ export interface Template {
   readonly nounFrame: boolean;
   /** "{v} be {s} NOUN": the subject must be a possessor ("Ana's", "my"). */
   readonly possessiveSubject: boolean;
+  /** The step the template is indexed by: its first word that says the attribute. */
+  readonly anchor: number;
 }
 
 /**
  * Verbs that give an attribute named by a noun a new value: "Ana's phone number changed to ...",
  * "the timeout was raised to ...". Auxiliaries between them are read past.
  */
-const SHIFT_VERBS = [
+const SHIFT_VERBS: ReadonlySet<string> = new Set([
   "change",
   "move",
   "switch",
@@ -41,8 +44,6 @@ const SHIFT_VERBS = [
   "raise",
   "lower",
   "drop",
-  "go up",
-  "go down",
   "bump",
   "push",
   "extend",
@@ -57,7 +58,7 @@ const SHIFT_VERBS = [
   "become",
   "double",
   "jump",
-];
+]);
 
 /** The noun frames: a record's noun read where English names an attribute's value. */
 const NOUN_FRAMES: readonly { role: PhraseRole; frame: string }[] = [
@@ -66,13 +67,11 @@ const NOUN_FRAMES: readonly { role: PhraseRole; frame: string }[] = [
   { role: "says", frame: "NOUN of {s} be {v}" },
   { role: "says", frame: "NOUN for {s} be {v}" },
   { role: "says", frame: "{v} be {s} NOUN" },
-  ...SHIFT_VERBS.flatMap((verb) => [
-    { role: "sets" as const, frame: `{s} NOUN ${verb} to {v}` },
-    { role: "sets" as const, frame: `NOUN of {s} ${verb} to {v}` },
-    // "Globex moved its HQ to Austin", "we raised the Enterprise SLA to 99.95%".
-    { role: "sets" as const, frame: `{s} ${verb} NOUN to {v}` },
-    { role: "sets" as const, frame: `{x} ${verb} {s} NOUN to {v}` },
-  ]),
+  { role: "sets", frame: "{s} NOUN SHIFT to {v}" },
+  { role: "sets", frame: "NOUN of {s} SHIFT to {v}" },
+  // "Globex moved its HQ to Austin", "we raised the Enterprise SLA to 99.95%".
+  { role: "sets", frame: "{s} SHIFT NOUN to {v}" },
+  { role: "sets", frame: "{x} SHIFT {s} NOUN to {v}" },
 ];
 
 function compilePhrase(record: AttributeRecord, role: PhraseRole, phrase: string, state?: string, nounFrame = false): Template {
@@ -82,11 +81,25 @@ function compilePhrase(record: AttributeRecord, role: PhraseRole, phrase: string
   const body = words[0] === "be" && words.slice(1).some((w) => !BARE.has(w) && !w.startsWith("{")) ? words.slice(1) : words;
   const slotted = body.some((w) => w.startsWith("{"));
   const shaped = slotted ? body : role === "state" ? ["{s}", ...body] : ["{s}", ...body, "{v}"];
-  const steps: Step[] = shaped.map((w) => (w === "{s}" || w === "{v}" || w === "{x}" ? { slot: w.slice(1, 2) as "s" | "v" | "x" } : { literal: w }));
+  const steps: Step[] = shaped.map((w) =>
+    w === "{s}" || w === "{v}" || w === "{x}" ? { slot: w.slice(1, 2) as "s" | "v" | "x" } : w === "SHIFT" ? { anyOf: SHIFT_VERBS } : { literal: w },
+  );
   // A word that says the attribute weighs 1, a copula or preposition beside it half: "live in" beats "be live".
-  const weight = steps.reduce((sum, s) => sum + ("literal" in s ? (BARE.has(s.literal) ? 0.5 : 1) : 0), 0);
+  const weight = steps.reduce((sum, s) => sum + ("anyOf" in s ? 1 : "literal" in s ? (BARE.has(s.literal) ? 0.5 : 1) : 0), 0);
   const possessiveSubject = nounFrame && steps[0] !== undefined && "slot" in steps[0] && steps[0].slot === "v";
-  return { record, role, steps, weight, valueOptional: role === "ends" && !slotted, nounFrame, possessiveSubject, ...(state === undefined ? {} : { state }) };
+  const meaningfulAt = steps.findIndex((s) => "literal" in s && !BARE.has(s.literal));
+  const anchor = meaningfulAt >= 0 ? meaningfulAt : steps.findIndex((s) => "literal" in s);
+  return {
+    record,
+    role,
+    steps,
+    weight,
+    valueOptional: role === "ends" && !slotted,
+    nounFrame,
+    possessiveSubject,
+    anchor,
+    ...(state === undefined ? {} : { state }),
+  };
 }
 
 /**
@@ -129,7 +142,7 @@ const BARE: ReadonlySet<string> = new Set([
 ]);
 
 const meaningful = (t: Template): boolean =>
-  t.steps.some((s) => "literal" in s && !BARE.has(s.literal)) || t.steps.filter((s) => "literal" in s).length >= 2;
+  t.steps.some((s) => ("literal" in s && !BARE.has(s.literal)) || "anyOf" in s) || t.steps.filter((s) => "literal" in s).length >= 2;
 
 function templatesOf(record: AttributeRecord): Template[] {
   // A role is known by its value ("Kenji is Director of Engineering"): a bare copula may say it.
@@ -151,8 +164,8 @@ function allTemplatesOf(record: AttributeRecord): Template[] {
 }
 
 export interface CompiledLexicon {
-  /** Templates by their first literal word. */
-  readonly byFirstWord: ReadonlyMap<string, readonly Template[]>;
+  /** Templates by their anchor word (see `Template.anchor`). */
+  readonly byAnchor: ReadonlyMap<string, readonly Template[]>;
   readonly size: number;
 }
 
@@ -160,18 +173,18 @@ let compiled: CompiledLexicon | null = null;
 
 export function compiledLexicon(): CompiledLexicon {
   if (compiled !== null) return compiled;
-  const byFirstWord = new Map<string, Template[]>();
+  const byAnchor = new Map<string, Template[]>();
   let size = 0;
   for (const record of ATTRIBUTE_LEXICON) {
     for (const template of templatesOf(record)) {
-      const first = template.steps.find((s): s is { literal: string } => "literal" in s);
-      if (first === undefined) continue;
-      const list = byFirstWord.get(first.literal) ?? [];
+      const anchor = template.steps[template.anchor];
+      if (anchor === undefined || !("literal" in anchor)) continue;
+      const list = byAnchor.get(anchor.literal) ?? [];
       list.push(template);
-      byFirstWord.set(first.literal, list);
+      byAnchor.set(anchor.literal, list);
       size += 1;
     }
   }
-  compiled = { byFirstWord, size };
+  compiled = { byAnchor, size };
   return compiled;
 }

@@ -54,21 +54,37 @@ export interface LexiconMatch {
   namesAttribute: boolean;
 }
 
-const wordIs = (t: Token | undefined, w: string): boolean => t !== undefined && (t.lemma === w || t.lower === w);
+/** Whether the token is the step's word (or one of its words). */
+const stepIs = (t: Token | undefined, step: Step): boolean =>
+  t !== undefined &&
+  ("literal" in step ? t.lemma === step.literal || t.lower === step.literal : "anyOf" in step && (step.anyOf.has(t.lemma) || step.anyOf.has(t.lower)));
 const POSSESSIVES: ReadonlySet<string> = new Set(["its", "their", "his", "her", "my", "our", "your"]);
 const skippable = (t: Token): boolean =>
   FILLERS.has(t.lower) || NEGATIONS.has(t.lower) || AUXILIARIES.has(t.lemma) || t.pos === "DET" || POSSESSIVES.has(t.lower);
 
+/** How far before its anchor a template's first word may stand. */
+const ANCHOR_REACH = 8;
+
 /** Every lexicon match in the tokens, best first (see `outranks`). */
 export function matchLexicon(tokens: readonly Token[]): LexiconMatch[] {
-  const { byFirstWord } = compiledLexicon();
+  const { byAnchor } = compiledLexicon();
   const found: LexiconMatch[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    const candidates = new Set([...(byFirstWord.get(t.lemma) ?? []), ...(byFirstWord.get(t.lower) ?? [])]);
-    for (const template of candidates) {
-      const match = matchAt(tokens, template, i);
-      if (match !== null) found.push(match);
+    const candidates = t.lemma === t.lower ? byAnchor.get(t.lemma) : [...(byAnchor.get(t.lemma) ?? []), ...(byAnchor.get(t.lower) ?? [])];
+    for (const template of candidates ?? []) {
+      const first = template.steps.findIndex((s) => !("slot" in s));
+      if (first === template.anchor) {
+        const match = matchAt(tokens, template, i);
+        if (match !== null) found.push(match);
+        continue;
+      }
+      // The anchor stands after the template's first word ("{x} SHIFT {s} NOUN to {v}"): look back for it.
+      for (let j = Math.max(0, i - ANCHOR_REACH); j < i; j++) {
+        if (!stepIs(tokens[j], template.steps[first]!)) continue;
+        const match = matchAt(tokens, template, j);
+        if (match !== null) found.push(match);
+      }
     }
   }
   return found.sort((a, b) => (outranks(a, b) ? -1 : outranks(b, a) ? 1 : 0));
@@ -90,7 +106,7 @@ function outranks(a: LexiconMatch, b: LexiconMatch): boolean {
 /** The template matched with its first literal word at token `at`. */
 function matchAt(tokens: readonly Token[], template: Template, at: number): LexiconMatch | null {
   const steps = template.steps;
-  const firstLiteral = steps.findIndex((s) => "literal" in s);
+  const firstLiteral = steps.findIndex((s) => !("slot" in s));
   const lead = steps.slice(0, firstLiteral);
   // A template opens with at most one slot, which takes what stands before its first word.
   if (lead.length > 1) return null;
@@ -103,6 +119,8 @@ function matchAt(tokens: readonly Token[], template: Template, at: number): Lexi
     if (end <= 0 && !(slot === "s" && template.nounFrame)) return null;
     spans.set(slot, [phraseStart(tokens, end), end]);
   }
+  // A verb phrase's first word used as a noun ("on paternity leave", "service number 3") says nothing.
+  if (!template.nounFrame && usedAsNoun(tokens, at)) return null;
   const rest = walk(tokens, steps, firstLiteral, at, spans, literals);
   if (rest === null) {
     if (!template.valueOptional) return null;
@@ -116,6 +134,12 @@ function matchAt(tokens: readonly Token[], template: Template, at: number): Lexi
   return finish(tokens, template, spans, at, rest, literals);
 }
 
+/** A noun after an article, an adjective or another noun. */
+function usedAsNoun(tokens: readonly Token[], at: number): boolean {
+  const before = tokens[at - 1];
+  return tokens[at]?.pos === "NOUN" && before !== undefined && (before.pos === "DET" || before.pos === "ADJ" || before.pos === "NOUN");
+}
+
 /** Matches steps from `si` at token `ti`; returns the token index after the last literal, filling `spans`. */
 function walk(
   tokens: readonly Token[],
@@ -127,10 +151,10 @@ function walk(
 ): number | null {
   if (si >= steps.length) return ti;
   const step = steps[si]!;
-  if ("literal" in step) {
+  if (!("slot" in step)) {
     let k = ti;
-    while (k < tokens.length && !wordIs(tokens[k], step.literal) && skippable(tokens[k]!) && k - ti < 3) k++;
-    if (!wordIs(tokens[k], step.literal)) return null;
+    while (k < tokens.length && !stepIs(tokens[k], step) && skippable(tokens[k]!) && k - ti < 3) k++;
+    if (!stepIs(tokens[k], step)) return null;
     const after = walk(tokens, steps, si + 1, k + 1, spans, literals);
     if (after !== null) literals.push(k);
     return after;
@@ -222,7 +246,14 @@ function finish(
   const future = tokens.slice(leading === undefined ? 0 : leading[1], start).some((t) => t.lemma === "will" || t.lower === "'ll" || t.lower === "shall");
   const nouns = template.record.nouns ?? [];
   const slotText = [subject, value, spans.get("x") ?? null]
-    .map((span) => (span === null ? "" : ` ${tokens.slice(span[0], span[1]).map((t) => t.lower).join(" ")} `))
+    .map((span) =>
+      span === null
+        ? ""
+        : ` ${tokens
+            .slice(span[0], span[1])
+            .map((t) => t.lower)
+            .join(" ")} `,
+    )
     .join("|");
   const namesAttribute = nouns.some((n) => slotText.includes(` ${n} `)) || slotText.includes(` ${template.record.attribute} `);
   return { template, subject, value, start, end, negated, adds, past, future, namesAttribute };

@@ -47,8 +47,37 @@ const TIME_WORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 /** Words that are a time adjunct by themselves: "last month", "yesterday", "two weeks ago". */
-const TIME_OPENERS: ReadonlySet<string> = new Set(["last", "next", "this", "yesterday", "today", "tomorrow", "earlier", "recently", "ago", "lately", "anymore"]);
-const DROPPED_FRONT: ReadonlySet<string> = new Set(["now", "the", "a", "an", "my", "our", "his", "her", "their", "its", "your", "this", "that", "new", "current", "another"]);
+const TIME_OPENERS: ReadonlySet<string> = new Set([
+  "last",
+  "next",
+  "this",
+  "yesterday",
+  "today",
+  "tomorrow",
+  "earlier",
+  "recently",
+  "ago",
+  "lately",
+  "anymore",
+]);
+const DROPPED_FRONT: ReadonlySet<string> = new Set([
+  "now",
+  "the",
+  "a",
+  "an",
+  "my",
+  "our",
+  "his",
+  "her",
+  "their",
+  "its",
+  "your",
+  "this",
+  "that",
+  "new",
+  "current",
+  "another",
+]);
 const DROPPED_BACK: ReadonlySet<string> = new Set(["now", "anymore", "too", "again", "instead", "though", "either", "full-time", "fulltime"]);
 const LEADING_ADPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "at"]);
 /** Types whose value is itself a time: their span is not cut at a time word. */
@@ -207,20 +236,7 @@ function typed(span: readonly Token[], type: ValueType): string | null {
   }
 }
 
-const DATE_WORDS: ReadonlySet<string> = new Set([
-  ...TIME_WORDS,
-  "tomorrow",
-  "tonight",
-  "eod",
-  "eow",
-  "eom",
-  "eoy",
-  "midnight",
-  "noon",
-  "later",
-  "soon",
-  "tbd",
-]);
+const DATE_WORDS: ReadonlySet<string> = new Set([...TIME_WORDS, "tomorrow", "tonight", "eod", "eow", "eom", "eoy", "midnight", "noon", "later", "soon", "tbd"]);
 
 /** A name: tagged as one, or capitalised inside the sentence ("I" is neither). */
 const named = (t: Token): boolean => t.pos !== "PRON" && (t.pos === "PROPN" || /^[A-Z]/u.test(t.text));

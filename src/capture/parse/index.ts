@@ -67,7 +67,7 @@ const MODALS: ReadonlySet<string> = new Set(["may", "might", "could", "will", "s
 /** "I'm" is tagged as one name; "can't" keeps its parts. */
 const CONTRACTIONS: Readonly<Record<string, readonly [string, string]>> = {
   "i'm": ["i", "be"],
-  "im": ["i", "be"],
+  im: ["i", "be"],
   "i've": ["i", "have"],
   "i'd": ["i", "would"],
   "i'll": ["i", "will"],

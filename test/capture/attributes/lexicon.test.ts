@@ -6,6 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { ATTRIBUTE_LEXICON } from "../../../src/capture/attributes";
 import { compiledLexicon } from "../../../src/capture/attributes/compile";
+import { readFileSync } from "node:fs";
+import { DOC_PATH, renderedPage } from "../../../scripts/lexicon-table";
 import { judgePair } from "../supersession/pairs";
 
 describe("attribute lexicon", () => {
@@ -23,10 +25,24 @@ describe("attribute lexicon", () => {
     }
   });
 
+  test("docs/memory.md's table is rendered from the records (bun scripts/lexicon-table.ts)", () => {
+    const page = readFileSync(DOC_PATH, "utf8");
+    expect(renderedPage(page)).toBe(page);
+  });
+
   test("phrases are lower-case words and slots, no patterns", () => {
     for (const record of ATTRIBUTE_LEXICON) {
-      const phrases = [...(record.nouns ?? []), ...(record.says ?? []), ...(record.sets ?? []), ...(record.ends ?? []), ...Object.values(record.states ?? {}).flat()];
-      for (const phrase of phrases) expect({ attribute: record.attribute, phrase, ok: /^(?:[a-z0-9'&:.@/-]+|\{[svx]\})(?: (?:[a-z0-9'&:.@/-]+|\{[svx]\}))*$/u.test(phrase) }).toMatchObject({ ok: true });
+      const phrases = [
+        ...(record.nouns ?? []),
+        ...(record.says ?? []),
+        ...(record.sets ?? []),
+        ...(record.ends ?? []),
+        ...Object.values(record.states ?? {}).flat(),
+      ];
+      for (const phrase of phrases)
+        expect({ attribute: record.attribute, phrase, ok: /^(?:[a-z0-9'&:.@/-]+|\{[svx]\})(?: (?:[a-z0-9'&:.@/-]+|\{[svx]\}))*$/u.test(phrase) }).toMatchObject(
+          { ok: true },
+        );
     }
   });
 });
