@@ -86,7 +86,10 @@ const CHANGE_RULES: readonly ChangeRule[] = [
       );
       if (at < 0) return false;
       const setAside = newer.tokens.slice(at + 1).filter((t) => t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "NUM");
-      return setAside.length > 0 && setAside.every((t) => older.words.has(t.lower));
+      // What is set aside must be what the older fact holds, not a word describing it: "instead of
+      // paper" does not set aside "a paper notebook".
+      const heads = new Set(older.tokens.filter((t, i) => older.tokens[i + 1]?.pos !== "NOUN").map((t) => t.lower));
+      return setAside.length > 0 && setAside.every((t) => older.words.has(t.lower) && heads.has(t.lower));
     },
   },
   {

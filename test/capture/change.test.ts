@@ -40,6 +40,8 @@ test.each([
   ["Stark Logistics raised a $20M Series A in 2021.", "Stark Logistics raised a $60M Series B in 2023."],
   // A denial of something the older fact does not say.
   ["Tyrell Systems is a partner of AWS.", "Tyrell Systems is no longer a partner of Oracle."],
+  // What "instead of" sets aside must be what the older fact holds, not a word describing it.
+  ["I keep my to-do lists in a paper notebook.", "I now read books on an e-reader instead of paper."],
   // Another object of a relation the claim rules keep apart.
   ["Acme uses Salesforce.", "Acme no longer uses Pipedrive."],
   // Nothing in common but a change word.
