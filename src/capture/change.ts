@@ -88,7 +88,7 @@ const CHANGE_RULES: readonly ChangeRule[] = [
       const setAside = newer.tokens.slice(at + 1).filter((t) => t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "NUM");
       // What is set aside must be what the older fact holds, not a word describing it: "instead of
       // paper" does not set aside "a paper notebook".
-      const heads = new Set(older.tokens.filter((t, i) => older.tokens[i + 1]?.pos !== "NOUN").map((t) => t.lower));
+      const heads = new Set(older.tokens.filter((_, i) => older.tokens[i + 1]?.pos !== "NOUN").map((t) => t.lower));
       return setAside.length > 0 && setAside.every((t) => older.words.has(t.lower) && heads.has(t.lower));
     },
   },
