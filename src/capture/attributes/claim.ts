@@ -270,10 +270,13 @@ function qualifier(tokens: readonly Token[], match: LexiconMatch): readonly Toke
   while (tokens[from]?.pos === "DET") from++;
   const head = tokens[from];
   if (head === undefined || !(head.pos === "PROPN" || head.pos === "NOUN" || head.pos === "NUM")) return [];
+  if (NAMED_ONLY.has(after.lower) && head.pos !== "PROPN") return [];
   return tokens.slice(match.end + 1, valueEnd(tokens, match.end + 1, tokens.length, "thing"));
 }
 
 const QUALIFIERS: ReadonlySet<string> = new Set(["for", "of", "at"]);
+/** "at" qualifies only by a name: "champion at Initech", not "80 seats at renewal". */
+const NAMED_ONLY: ReadonlySet<string> = new Set(["at"]);
 
 /** The subject of an attribute said of no one in particular ("The on-call lead is Dana"). */
 const WORKSPACE = "workspace";

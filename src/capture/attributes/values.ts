@@ -188,7 +188,8 @@ const FREQUENCIES: ReadonlySet<string> = new Set([
 ]);
 
 function typed(span: readonly Token[], type: ValueType): string | null {
-  const words = span.map((t) => t.lower.replace(/\.$/u, ""));
+  // "s." is "s"; a full stop alone inside a host name stays.
+  const words = span.map((t) => (t.lower.length > 1 ? t.lower.replace(/\.$/u, "") : t.lower));
   // Written back with the text's own spacing: "Gdańsk" is three tokens and one word.
   const text = words.map((w, i) => (i > 0 && span[i]!.spaced ? ` ${w}` : w)).join("");
   const digits = text.replace(/\D/gu, "");
@@ -254,8 +255,12 @@ const ROLE_WORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
-/** A verb in a value means the span ran into a clause: "Linda Park stepped down and ...". */
-const clausal = (t: Token): boolean => t.pos === "AUX" || (t.pos === "VERB" && !/^[A-Z]/u.test(t.text));
+/**
+ * A verb in a value means the span ran into a clause: "Linda Park stepped down and ...". A verb
+ * before a noun is the tagger's misreading of a modifier ("engineering manager").
+ */
+const clausal = (t: Token, i: number, span: readonly Token[]): boolean =>
+  t.pos === "AUX" || (t.pos === "VERB" && !/^[A-Z]/u.test(t.text) && !(span[i + 1]?.pos === "NOUN" || span[i + 1]?.pos === "PROPN"));
 
 /** Nouns that are places without a name: "moved to a flat", "lives in the countryside". */
 const PLACE_NOUNS: ReadonlySet<string> = new Set([
