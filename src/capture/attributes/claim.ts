@@ -5,6 +5,7 @@
  */
 import { manyValued, oneValued } from "../claim-key";
 import { resolverFor } from "../claim-subject";
+import { DATED_EVENTS } from "../rules/lexicon";
 import type { FactParse } from "../parse";
 import type { Token } from "../tokens";
 import type { Claim } from "../types";
@@ -112,6 +113,9 @@ function claimOfMatch(parse: FactParse, match: LexiconMatch): LexiconClaim | nul
   // "Hooli churned" ends a status; "Hooli cancelled their subscription" is about the subscription.
   if ((template.state !== undefined || match.value === null) && takesObject(parse.tokens, match.end)) return null;
   const rule = `${record.attribute}:${template.role}`;
+  // "Launch got pushed back to 16 May": a date of an event is the event's date, whatever the record.
+  const event = record.value === "date" && value !== null ? eventDate(subject) : null;
+  if (event !== null && template.role !== "ends") return { claim: oneValued(event.subject, `${event.event} date`, value!, match.negated), rule };
   // "runs on Python 3.9": the version of Python, not of whatever else the subject runs.
   const versioned = record.value === "version" && value !== null ? splitVersion(value) : null;
   if (versioned !== null) {
@@ -154,6 +158,14 @@ function withoutAttributeWords(value: string, record: AttributeRecord): string {
   return words.join(" ");
 }
 
+/** "the atlas launch" -> atlas, launch; "launch" -> the workspace's launch. */
+function eventDate(subject: string): { subject: string; event: string } | null {
+  const words = subject.split(" ");
+  const event = words.at(-1)!;
+  if (!DATED_EVENTS.has(event)) return null;
+  return { subject: words.length > 1 ? words.slice(0, -1).join(" ") : WORKSPACE, event };
+}
+
 /** "python 3.12" -> python, 3.12; null when the value is a bare number or names no product. */
 function splitVersion(value: string): { product: string; number: string } | null {
   const words = value.split(" ");
@@ -192,7 +204,8 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   // "Acme's 20% discount": the possessor is the subject.
   const possessive = tokens.slice(from, to).findIndex((t) => t.lower === "'s" || t.lower === "'");
   // "Bo is Ana's manager": a subject between the copula and the noun is a possessor, or nothing.
-  if (match.template.possessiveSubject && possessive < 0 && !possessorOrNothing(tokens.slice(from, to))) return null;
+  const possessed = tokens.slice(from, match.end).some((t) => t.lower === "'s" || t.lower === "'");
+  if (match.template.possessiveSubject && !possessed && !possessorOrNothing(tokens.slice(from, to))) return null;
   if (possessive > 0) {
     // "Grace's son's favourite colour", "Kofi's parents": a thing or person of the possessor is not the possessor.
     const own = attributeWords(record);

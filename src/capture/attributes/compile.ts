@@ -60,6 +60,9 @@ const SHIFT_VERBS: ReadonlySet<string> = new Set([
   "jump",
 ]);
 
+/** What a verb of change puts before the new value: "moved to", "was set for 2 May", "was reset at 30 s". */
+const SHIFT_PREPOSITIONS: ReadonlySet<string> = new Set(["to", "for", "at", "into"]);
+
 /** The noun frames: a record's noun read where English names an attribute's value. */
 const NOUN_FRAMES: readonly { role: PhraseRole; frame: string }[] = [
   { role: "says", frame: "{s} NOUN be {v}" },
@@ -67,11 +70,12 @@ const NOUN_FRAMES: readonly { role: PhraseRole; frame: string }[] = [
   { role: "says", frame: "NOUN of {s} be {v}" },
   { role: "says", frame: "NOUN for {s} be {v}" },
   { role: "says", frame: "{v} be {s} NOUN" },
-  { role: "sets", frame: "{s} NOUN SHIFT to {v}" },
-  { role: "sets", frame: "NOUN of {s} SHIFT to {v}" },
+  { role: "sets", frame: "{s} NOUN become {v}" },
+  { role: "sets", frame: "{s} NOUN SHIFT TO {v}" },
+  { role: "sets", frame: "NOUN of {s} SHIFT TO {v}" },
   // "Globex moved its HQ to Austin", "we raised the Enterprise SLA to 99.95%".
-  { role: "sets", frame: "{s} SHIFT NOUN to {v}" },
-  { role: "sets", frame: "{x} SHIFT {s} NOUN to {v}" },
+  { role: "sets", frame: "{s} SHIFT NOUN TO {v}" },
+  { role: "sets", frame: "{x} SHIFT {s} NOUN TO {v}" },
 ];
 
 function compilePhrase(record: AttributeRecord, role: PhraseRole, phrase: string, state?: string, nounFrame = false): Template {
@@ -82,7 +86,13 @@ function compilePhrase(record: AttributeRecord, role: PhraseRole, phrase: string
   const slotted = body.some((w) => w.startsWith("{"));
   const shaped = slotted ? body : role === "state" ? ["{s}", ...body] : ["{s}", ...body, "{v}"];
   const steps: Step[] = shaped.map((w) =>
-    w === "{s}" || w === "{v}" || w === "{x}" ? { slot: w.slice(1, 2) as "s" | "v" | "x" } : w === "SHIFT" ? { anyOf: SHIFT_VERBS } : { literal: w },
+    w === "{s}" || w === "{v}" || w === "{x}"
+      ? { slot: w.slice(1, 2) as "s" | "v" | "x" }
+      : w === "SHIFT"
+        ? { anyOf: SHIFT_VERBS }
+        : w === "TO"
+          ? { anyOf: SHIFT_PREPOSITIONS }
+          : { literal: w },
   );
   // A word that says the attribute weighs 1, a copula or preposition beside it half: "live in" beats "be live".
   const weight = steps.reduce((sum, s) => sum + ("anyOf" in s ? 1 : "literal" in s ? (BARE.has(s.literal) ? 0.5 : 1) : 0), 0);

@@ -106,7 +106,7 @@ export const CRM_ATTRIBUTES: readonly AttributeRecord[] = [
     "customer stage", "relationship stage"],
     states: { prospect: ["{s} be a prospect", "{s} be in the pipeline", "{s} be a lead", "{s} be look at us", "{s} be in talks with us",
     "{s} be an opportunity"], trial: ["{s} be on trial", "{s} be in trial", "start a trial", "{s} be trial", "{s} be in a pilot", "run a pilot", "{s} be pilot",
-    "{s} be on a free trial", "start a pilot", "{s} be in poc"], customer: ["{s} be a customer", "sign up", "sign the contract", "sign with us",
+    "{s} be on a free trial", "start a pilot", "{s} be in poc"], customer: ["{s} be a customer", "{s} account be active", "sign up", "sign the contract", "sign with us",
     "become a customer", "{s} be a paying customer", "close the deal", "renew the contract", "{s} be live with us", "convert to paid",
     "become a paying customer"], paused: ["pause subscription", "{s} be pause", "suspend service", "{s} be suspend"], "past due": ["{s} be past due",
     "{s} be overdue", "{s} be delinquent", "miss payment", "{s} be behind on payment", "fall behind on payment"], churned: ["churn", "{s} be churn", "leave us",

@@ -200,7 +200,8 @@ function typed(span: readonly Token[], type: ValueType): string | null {
       return text.includes("@") ? text.replace(/\s/gu, "") : null;
     case "url":
     case "host":
-      return /[a-z0-9]\.[a-z]/u.test(text) || text.includes("://") || text.includes(":") ? text.replace(/\s/gu, "") : null;
+      // A name with a dot, a scheme, or a host and port ("db-03:5432"); "10:15" is a time.
+      return /[a-z0-9]\.[a-z]/u.test(text) || text.includes("://") || /[a-z][\w.-]*:\d/u.test(text) ? text.replace(/\s/gu, "") : null;
     case "count":
     case "money": {
       const numbers = words.map((w) => NUMBER_WORDS[w] ?? w).filter((w) => /\d/u.test(w));
