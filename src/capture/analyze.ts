@@ -13,7 +13,7 @@ import type { SubjectResult, TextView } from "./subject";
 import { normalizeForDuplicates } from "./text";
 import { parseFact, type FactParse } from "./parse";
 import type { Modality } from "./parse/modality";
-import { aboutAnother, lexiconClaim } from "./attributes/claim";
+import { aboutAnother, lexiconClaims } from "./attributes/claim";
 import { claimKey } from "./claim-key";
 import type { CaptureInput, FactAnalysis } from "./types";
 
@@ -73,10 +73,12 @@ function claimOf(parse: FactParse): ClaimReading {
   const hostile = parse.modalities.find((m) => HOSTILE.has(m));
   if (hostile !== undefined) return { claim: null, alternate: null, ruleClaim: null, rule: null, refusedBy: hostile };
   // A plan, hedge, supposition, report or history makes no lexicon claim; the sentence rules have blockers of their own.
-  const read = parse.modalities.length === 0 ? lexiconClaim(parse) : null;
+  const [read, second] = parse.modalities.length === 0 ? lexiconClaims(parse) : [];
   const old = extractClaim(parse.input, parse.view, parse.subject);
-  if (read === null) return { ...old, alternate: null, ruleClaim: old.claim };
-  const alternate = old.claim !== null && claimKey(old.claim) !== claimKey(read.claim) ? old.claim : null;
+  if (read === undefined) return { ...old, alternate: null, ruleClaim: old.claim };
+  // The sentence rules' reading where it differs; else the lexicon's second ("married Omar": partner, then status).
+  const differs = old.claim !== null && claimKey(old.claim) !== claimKey(read.claim);
+  const alternate = differs ? old.claim : (second?.claim ?? null);
   return { claim: read.claim, alternate, ruleClaim: old.claim, rule: read.rule, refusedBy: null };
 }
 

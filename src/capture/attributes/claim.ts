@@ -55,11 +55,24 @@ const OPENERS: ReadonlySet<string> = new Set([
 
 /** The claim of the best lexicon match that makes one (a match whose value is not of its type makes none). */
 export function lexiconClaim(parse: FactParse): LexiconClaim | null {
+  return lexiconClaims(parse)[0] ?? null;
+}
+
+/**
+ * The claims of the best two matches of different attributes that share the fact's verb: "Aisha
+ * married Omar" names her partner and her relationship status. Best first.
+ */
+export function lexiconClaims(parse: FactParse): LexiconClaim[] {
+  const claims: { claim: LexiconClaim; match: LexiconMatch }[] = [];
   for (const match of matchesOf(parse)) {
+    const first = claims[0];
+    if (first !== undefined && (first.match.template.record === match.template.record || !overlaps(first.match, match))) continue;
     const claim = claimOfMatch(parse, match);
-    if (claim !== null) return claim;
+    if (claim === null) continue;
+    claims.push({ claim, match });
+    if (claims.length === 2) break;
   }
-  return null;
+  return claims.map((c) => c.claim);
 }
 
 /** A parse's lexicon matches, read once however many stages ask. */
@@ -73,6 +86,9 @@ function matchesOf(parse: FactParse): readonly LexiconMatch[] {
   }
   return matches;
 }
+
+/** Whether two matches read some of the same words. */
+const overlaps = (a: LexiconMatch, b: LexiconMatch): boolean => a.start < b.end && b.start < a.end;
 
 /**
  * Whether the fact's best lexicon reading is about someone or something of its subject's rather
@@ -145,6 +161,8 @@ function claimOfMatch(parse: FactParse, match: LexiconMatch): LexiconClaim | nul
 function takesObject(tokens: readonly Token[], at: number): boolean {
   const next = tokens[at];
   if (next === undefined || next.pos === "PUNCT" || next.pos === "ADP" || next.pos === "ADV" || next.pos === "SCONJ" || next.pos === "CCONJ") return false;
+  // "married Omar": a person named after a state's verb is who, not what.
+  if (next.pos === "PROPN") return false;
   return valueEnd(tokens, at, tokens.length, "thing") > at && !TIME_START.has(next.lower);
 }
 

@@ -117,7 +117,10 @@ function matchAt(tokens: readonly Token[], template: Template, at: number): Lexi
     const end = trimBack(tokens, 0, at);
     // "Sprint planning moved to Monday": an attribute named first needs no subject before it.
     if (end <= 0 && !(slot === "s" && template.nounFrame)) return null;
-    spans.set(slot, [phraseStart(tokens, end), end]);
+    const start = phraseStart(tokens, end);
+    // "Oliver is on paternity leave": a noun after a preposition is its object, not a subject.
+    if (slot === "s" && start > 1 && tokens[start - 1]!.pos === "ADP" && start < end) return null;
+    spans.set(slot, [start, end]);
   }
   // A verb phrase's first word used as a noun ("on paternity leave", "service number 3") says nothing.
   if (!template.nounFrame && usedAsNoun(tokens, at)) return null;

@@ -246,7 +246,7 @@ const named = (t: Token): boolean => t.pos !== "PRON" && (t.pos === "PROPN" || /
 /** Words that make a phrase a job or role. */
 const ROLE_WORDS: ReadonlySet<string> = new Set(
   (
-    "manager director head lead chief officer president vp vice chair chairman chairwoman founder cofounder co-founder partner principal " +
+    "manager director head lead chief officer president vp vice chair chairman chairwoman founder cofounder co-founder principal " +
     "engineer developer programmer architect designer analyst scientist researcher consultant specialist coordinator administrator admin " +
     "ceo cto cfo coo cio ciso cmo cpo cro svp evp intern associate assistant executive owner supervisor foreman " +
     "nurse doctor physician surgeon teacher professor lecturer lawyer attorney accountant paralegal pharmacist dentist therapist " +
