@@ -5,6 +5,7 @@
  */
 import type { Token } from "../tokens";
 import { compiledLexicon, type Step, type Template } from "./compile";
+import type { AttributeRecord } from "./record";
 
 /** Words read past between a template's words: they say when or how sure, not what. */
 const FILLERS: ReadonlySet<string> = new Set([
@@ -50,7 +51,7 @@ export interface LexiconMatch {
   past: boolean;
   /** "will" or "'ll" stands before the matched words: what is to be, not what is. */
   future: boolean;
-  /** A slot holds one of the record's nouns ("as on-call lead"). */
+  /** A slot holds the head of one of the record's nouns ("as on-call lead"). */
   namesAttribute: boolean;
 }
 
@@ -135,6 +136,18 @@ function matchAt(tokens: readonly Token[], template: Template, at: number): Lexi
     return finish(tokens, template, spans, at, bare, literals);
   }
   return finish(tokens, template, spans, at, rest, literals);
+}
+
+const headsByRecord = new WeakMap<AttributeRecord, ReadonlySet<string>>();
+
+/** The last word of each of a record's nouns and of its name: "lead" for "on-call lead". */
+function nounHeads(record: AttributeRecord): ReadonlySet<string> {
+  let heads = headsByRecord.get(record);
+  if (heads === undefined) {
+    heads = new Set([record.attribute, ...(record.nouns ?? [])].map((n) => n.split(" ").at(-1)!));
+    headsByRecord.set(record, heads);
+  }
+  return heads;
 }
 
 /** A noun after an article, an adjective or another noun. */
@@ -247,18 +260,10 @@ function finish(
   const past = literals.some((i) => isPast(tokens, i));
   const leading = template.steps[0] !== undefined && "slot" in template.steps[0] ? spans.get(template.steps[0].slot) : undefined;
   const future = tokens.slice(leading === undefined ? 0 : leading[1], start).some((t) => t.lemma === "will" || t.lower === "'ll" || t.lower === "shall");
-  const nouns = template.record.nouns ?? [];
-  const slotText = [subject, value, spans.get("x") ?? null]
-    .map((span) =>
-      span === null
-        ? ""
-        : ` ${tokens
-            .slice(span[0], span[1])
-            .map((t) => t.lower)
-            .join(" ")} `,
-    )
-    .join("|");
-  const namesAttribute = nouns.some((n) => slotText.includes(` ${n} `)) || slotText.includes(` ${template.record.attribute} `);
+  const heads = nounHeads(template.record);
+  const namesAttribute = [subject, value, spans.get("x") ?? null].some(
+    (span) => span !== null && tokens.slice(span[0], span[1]).some((t) => heads.has(t.lower)),
+  );
   return { template, subject, value, start, end, negated, adds, past, future, namesAttribute };
 }
 

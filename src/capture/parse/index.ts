@@ -41,19 +41,49 @@ export function markupIn(raw: string): boolean {
   );
 }
 
+/** A record's cues and openers split into words once, its cues indexed by their first word. */
+interface CompiledModality {
+  openers: readonly (readonly string[])[];
+  cuesByFirst: ReadonlyMap<string, readonly (readonly string[])[]>;
+}
+
+const compiledModalities = new WeakMap<ModalityRecord, CompiledModality>();
+
+function compiledOf(record: ModalityRecord): CompiledModality {
+  let compiled = compiledModalities.get(record);
+  if (compiled === undefined) {
+    const cuesByFirst = new Map<string, (readonly string[])[]>();
+    for (const cue of record.cues) {
+      const words = cue.split(" ");
+      cuesByFirst.set(words[0]!, [...(cuesByFirst.get(words[0]!) ?? []), words]);
+    }
+    compiled = { openers: (record.openers ?? []).map((o) => o.split(" ")), cuesByFirst };
+    compiledModalities.set(record, compiled);
+  }
+  return compiled;
+}
+
 /** Whether a modality record's cue stands in the tokens (openers only at the start). */
 export function fires(record: ModalityRecord, tokens: readonly Token[]): boolean {
-  const start = tokens.findIndex((t) => t.pos !== "PUNCT");
-  if ((record.openers ?? []).some((o) => phraseAt(tokens, Math.max(0, start), o))) return true;
-  return record.cues.some((cue) => tokens.some((_, i) => phraseAt(tokens, i, cue)));
+  const { openers, cuesByFirst } = compiledOf(record);
+  const start = Math.max(
+    0,
+    tokens.findIndex((t) => t.pos !== "PUNCT"),
+  );
+  if (openers.some((o) => phraseAt(tokens, start, o))) return true;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const cues = t.lemma === t.lower ? cuesByFirst.get(t.lemma) : [...(cuesByFirst.get(t.lemma) ?? []), ...(cuesByFirst.get(t.lower) ?? [])];
+    if (cues?.some((cue) => phraseAt(tokens, i, cue))) return true;
+  }
+  return false;
 }
 
 /**
  * Whether the phrase's words (lemma or lower-cased form) stand at `at`. A name never is a cue
  * word ("May 1" is a date, "Will" a person), and a one-word modal cue must be tagged a modal.
  */
-function phraseAt(tokens: readonly Token[], at: number, phrase: string): boolean {
-  const words = phrase.split(" ");
+function phraseAt(tokens: readonly Token[], at: number, words: readonly string[]): boolean {
   return words.every((w, k) => {
     const t = tokens[at + k];
     // The first word is capitalised by the sentence, not because it is a name.
