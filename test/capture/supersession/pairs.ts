@@ -20,10 +20,10 @@ export interface LabelledPair {
   end_user?: { id: string; name?: string };
 }
 
-export type PairSet = "dev" | "holdout" | "blind" | "blind2" | "blind3" | "blind4" | "blind5";
+export type PairSet = "dev" | "holdout" | "blind" | "blind2" | "blind3" | "blind4" | "blind5" | "blind6";
 
 /** Every labelled set, oldest first. */
-export const PAIR_SETS: readonly PairSet[] = ["dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5"];
+export const PAIR_SETS: readonly PairSet[] = ["dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6"];
 
 /**
  * The half of a set that rules may be tuned on and the half kept to check that the tuning carries
