@@ -11,7 +11,7 @@ import type { Token } from "../tokens";
 import type { Claim } from "../types";
 import { matchLexicon, misreadVerb, type LexiconMatch } from "./match";
 import type { AttributeRecord } from "./record";
-import { readValue, valueEnd } from "./values";
+import { isRoleWord, readValue, valueEnd } from "./values";
 
 export interface LexiconClaim {
   claim: Claim;
@@ -96,13 +96,18 @@ const overlaps = (a: LexiconMatch, b: LexiconMatch): boolean => a.start < b.end 
  * replaces nothing of the subject's, by claim or as a change statement.
  */
 export function aboutAnother(parse: FactParse): boolean {
-  const match = matchesOf(parse)[0];
-  if (match?.subject == null) return false;
-  const own = attributeWords(match.template.record);
-  const span = parse.tokens.slice(match.subject[0], match.subject[1]);
+  // The sentence's subject: what stands before its first verb.
+  const verb = parse.tokens.findIndex((t) => t.pos === "VERB" || t.pos === "AUX");
+  const span = parse.tokens.slice(0, verb < 0 ? parse.tokens.length : verb);
   const owner = span.findIndex((t) => t.lower === "'s" || t.lower === "'" || POSSESSIVE_WORDS.has(t.lower));
-  return owner >= 0 && span.slice(owner + 1).some((t) => !own.has(t.lower) && (PEOPLE.has(t.lower) || PEOPLE.has(t.lemma)));
+  if (owner < 0) return false;
+  const named = owner > 0 && (span[owner]!.lower === "'s" || span[owner]!.lower === "'");
+  return span.slice(owner + 1).some((t) => isPerson(t) || (named && GROUPS.has(t.lemma)));
 }
+
+const isPerson = (t: Token): boolean => PEOPLE.has(t.lower) || PEOPLE.has(t.lemma) || isRoleWord(t.lower);
+/** Groups of a named subject's people: "Fairhaven's mobile banking team moved ..." is not Fairhaven moving. */
+const GROUPS: ReadonlySet<string> = new Set(["team", "department", "staff", "group", "division", "unit", "squad", "crew", "board"]);
 
 const POSSESSIVE_WORDS: ReadonlySet<string> = new Set(["my", "our", "his", "her", "their"]);
 /** People a subject has: their facts are their own. */
@@ -161,8 +166,8 @@ function claimOfMatch(parse: FactParse, match: LexiconMatch): LexiconClaim | nul
 function takesObject(tokens: readonly Token[], at: number): boolean {
   const next = tokens[at];
   if (next === undefined || next.pos === "PUNCT" || next.pos === "ADP" || next.pos === "ADV" || next.pos === "SCONJ" || next.pos === "CCONJ") return false;
-  // "married Omar": a person named after a state's verb is who, not what.
-  if (next.pos === "PROPN") return false;
+  // "married Omar": a person named after a state's verb is who, not what ("is on Premium support" is not "on").
+  if (next.pos === "PROPN" && (tokens[at - 1]?.pos === "VERB" || tokens[at - 1]?.pos === "AUX")) return false;
   return valueEnd(tokens, at, tokens.length, "thing") > at && !TIME_START.has(next.lower);
 }
 
@@ -209,6 +214,12 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   const record = match.template.record;
   let [from, to] = match.subject;
   while (from < to && OPENERS.has(tokens[from]!.lower)) from++;
+  // "Secondary on-call for payments is Ravi": an adjective before the attribute's noun names another attribute.
+  if (match.template.nounFrame) {
+    const first = match.template.steps[0];
+    const beforeNoun = first !== undefined && "slot" in first ? tokens[to - 1] : tokens[match.start - 1];
+    if (beforeNoun !== undefined && qualifiesAnother(beforeNoun, record)) return null;
+  }
   // "Graham and I divorced": the speaker's own status.
   if (to - from >= 3 && tokens[to - 1]!.lower === "i" && tokens[to - 2]!.lower === "and") return firstPerson(parse);
   to = valueEnd(tokens, from, to, "thing");
@@ -256,6 +267,17 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
 }
 
 const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(["my", "our"]);
+
+/** Words that make a role or attribute another one: "secondary on-call", "former CEO", "backup email". */
+const OTHER_OF: ReadonlySet<string> = new Set(
+  "secondary backup deputy assistant associate former previous ex old future next interim acting vice co shadow second third alternate".split(" "),
+);
+
+/** Whether a word before an attribute's noun makes it another attribute (an adjective the lexicon does not name). */
+function qualifiesAnother(t: Token, record: AttributeRecord): boolean {
+  if (attributeWords(record).has(t.lower) || NEUTRAL_QUALIFIERS.has(t.lower)) return false;
+  return OTHER_OF.has(t.lower) || t.pos === "ADJ";
+}
 
 /** "my", "our", or only an article ("Dana is the on-call lead"). */
 const possessorOrNothing = (span: readonly Token[]): boolean =>

@@ -256,6 +256,9 @@ const ROLE_WORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+/** Whether a word names a job or role ("designer", "CEO"). */
+export const isRoleWord = (word: string): boolean => ROLE_WORDS.has(word);
+
 /**
  * A verb in a value means the span ran into a clause: "Linda Park stepped down and ...". A verb
  * before a noun is the tagger's misreading of a modifier ("engineering manager").
