@@ -64,7 +64,7 @@ export function lexiconClaim(parse: FactParse): LexiconClaim | null {
  */
 export function lexiconClaims(parse: FactParse): LexiconClaim[] {
   const claims: { claim: LexiconClaim; match: LexiconMatch }[] = [];
-  for (const match of matchesOf(parse)) {
+  for (const match of matchesOf(parse.tokens)) {
     const first = claims[0];
     if (first !== undefined && (first.match.template.record === match.template.record || !overlaps(first.match, match))) continue;
     const claim = claimOfMatch(parse, match);
@@ -72,17 +72,28 @@ export function lexiconClaims(parse: FactParse): LexiconClaim[] {
     claims.push({ claim, match });
     if (claims.length === 2) break;
   }
+  // The next sentence's claim comes before the first's second reading.
+  const next = parse.next === null ? null : firstClaim(parse, parse.next);
+  if (next !== null) return [...claims.slice(0, 1).map((c) => c.claim), next];
   return claims.map((c) => c.claim);
 }
 
-/** A parse's lexicon matches, read once however many stages ask. */
-const matched = new WeakMap<FactParse, readonly LexiconMatch[]>();
+function firstClaim(parse: FactParse, tokens: readonly Token[]): LexiconClaim | null {
+  for (const match of matchesOf(tokens)) {
+    const claim = claimOfMatch({ ...parse, tokens }, match);
+    if (claim !== null) return claim;
+  }
+  return null;
+}
 
-function matchesOf(parse: FactParse): readonly LexiconMatch[] {
-  let matches = matched.get(parse);
+/** A parse's lexicon matches, read once however many stages ask. */
+const matched = new WeakMap<readonly Token[], readonly LexiconMatch[]>();
+
+function matchesOf(tokens: readonly Token[]): readonly LexiconMatch[] {
+  let matches = matched.get(tokens);
   if (matches === undefined) {
-    matches = matchLexicon(parse.tokens);
-    matched.set(parse, matches);
+    matches = matchLexicon(tokens);
+    matched.set(tokens, matches);
   }
   return matches;
 }
@@ -211,6 +222,8 @@ const spanText = (tokens: readonly Token[], from: number, to: number): string =>
 function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   if (match.subject === null) return null;
   const tokens = parse.tokens;
+  // "Sold the Civic last week": said with no subject, by the speaker.
+  if (match.subject[1] === 0 && !match.template.nounFrame) return firstPerson(parse);
   const record = match.template.record;
   let [from, to] = match.subject;
   while (from < to && OPENERS.has(tokens[from]!.lower)) from++;

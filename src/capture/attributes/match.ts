@@ -116,8 +116,9 @@ function matchAt(tokens: readonly Token[], template: Template, at: number): Lexi
   if (lead.length === 1) {
     const slot = (lead[0] as { slot: "s" | "v" | "x" }).slot;
     const end = trimBack(tokens, 0, at);
-    // "Sprint planning moved to Monday": an attribute named first needs no subject before it.
-    if (end <= 0 && !(slot === "s" && template.nounFrame)) return null;
+    // "Sprint planning moved to Monday": an attribute named first needs no subject before it;
+    // "Traded the Fit in for a Kia": a chat note that opens with a past verb is the speaker's.
+    if (end <= 0 && !(slot === "s" && (template.nounFrame || speakerImplied(tokens, at)))) return null;
     const start = phraseStart(tokens, end);
     // "Oliver is on paternity leave": a noun after a preposition is its object, not a subject.
     if (slot === "s" && start > 1 && tokens[start - 1]!.pos === "ADP" && start < end) return null;
@@ -148,6 +149,19 @@ function nounHeads(record: AttributeRecord): ReadonlySet<string> {
     headsByRecord.set(record, heads);
   }
   return heads;
+}
+
+/** A sentence that opens with a verb in the past tells what its speaker did ("Sold the Civic"). */
+function speakerImplied(tokens: readonly Token[], at: number): boolean {
+  const t = tokens[at];
+  return (
+    t !== undefined &&
+    tokens.slice(0, at).every((u) => u.pos === "PUNCT") &&
+    t.pos === "VERB" &&
+    t.lower !== t.lemma &&
+    !t.lower.endsWith("s") &&
+    !t.lower.endsWith("ing")
+  );
 }
 
 /** A noun after an article, an adjective or another noun. */

@@ -15,12 +15,19 @@ export interface FactParse {
   subject: SubjectResult;
   /** Tokens of the claim's sentence (the lead's first sentence), contractions split ("I'm" -> "I", "be"). */
   tokens: readonly Token[];
+  /**
+   * The tokens of the sentence or clause after it, in a short fact, when it is said plainly (no
+   * mode of its own): "Leah left Ostrander Bank; our sponsor there is now Dev" makes its claim there.
+   */
+  next: readonly Token[] | null;
   /** The modes that keep this fact from replacing another; empty for a plain assertion. */
   modalities: readonly Modality[];
 }
 
 /** How many characters of a fact are read for its claim: a claim is made in its first sentence. */
 const CLAIM_SPAN = 400;
+/** A fact this short is a note of a sentence or two: its second sentence may hold the claim. */
+const SHORT_FACT = 240;
 
 export function parseFact(input: CaptureInput): FactParse {
   const view = viewOf(prepareForAnalysis(input.text));
@@ -29,7 +36,11 @@ export function parseFact(input: CaptureInput): FactParse {
   const tokens = splitContractions(tokenize(sentence));
   const modalities: Modality[] = markupIn(input.text) ? ["markup"] : [];
   for (const record of MODALITY_RECORDS) if (fires(record, tokens)) modalities.push(record.modality);
-  return { input, view, subject, tokens, modalities };
+  const rest = view.lead.slice(sentence.length).trim();
+  const second = rest === "" || view.lead.length > SHORT_FACT ? "" : firstSentence(rest);
+  const nextTokens = second === "" ? null : splitContractions(tokenize(second));
+  const next = nextTokens !== null && !MODALITY_RECORDS.some((r) => fires(r, nextTokens)) ? nextTokens : null;
+  return { input, view, subject, tokens, next, modalities };
 }
 
 /** Whether the raw text (newlines kept) holds markup or a line opened by a role name. */
