@@ -27,7 +27,19 @@
  * the first call, so the first two steps show what the analysis itself needs. RSS does not fall
  * back once the corpora are parsed (the allocator keeps the pages); the heap does.
  *
- *   bun bench/capture.ts [--quick]
+ *   bun bench/capture.ts [--quick] [--against REF]
+ *
+ * `--against REF` (a git ref, e.g. a commit): measures that build's analysis beside this tree's in
+ * the same run. A temporary `git worktree add --detach` of REF (in the system temp dir, with this
+ * checkout's node_modules linked into it) is made first and removed at the end, also on failure or
+ * Ctrl-C; its src/capture/analyze.ts and statement.ts are imported from there (both builds load
+ * wink-nlp from the same node_modules). Per corpus the measured passes then go baseline, REF's
+ * analysis, this tree's analysis, in turn, the pass count judged by the slower build's warm-up pass;
+ * the table has a row per build and a column "CPU new ÷ old" (this tree's CPU per fact over REF's),
+ * the findings a row per build (equal digests: both builds analyse every text alike), and the memory
+ * table two more stages (REF's module imported, its first call). The baseline is this tree's
+ * `normalizeForDuplicates`. The run takes longer by REF's passes (against an older, cheaper build
+ * about 50 s in all without --quick).
  *
  * `--quick`: 1,000 LoCoMo turns, 2,000 LongMemEval turns, all the pairs, at most 5 measured
  * passes of at most ~1.5 s in all per corpus. LOCOMO_PATH and LONGMEMEVAL_PATH override the
@@ -35,12 +47,13 @@
  * About 40-55 s on 2 cores without --quick (8-10 s with it).
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { factText, loadLocomo } from "./lib/locomo-data";
 import { loadLongMemEval } from "./lib/longmemeval-data";
 import { percentile } from "./lib/metrics";
+import { argValue } from "./support/args";
 import { provenance } from "./support/provenance";
 
 type Capture = typeof import("../src/capture/analyze") & Pick<typeof import("../src/capture/statement"), "isChangeStatement">;
@@ -48,6 +61,12 @@ type Input = Parameters<Capture["analyzeFact"]>[0];
 type Analysis = ReturnType<Capture["analyzeFact"]>;
 
 const QUICK = process.argv.includes("--quick");
+const AGAINST = argValue("--against");
+if (process.argv.includes("--against") && (AGAINST === undefined || AGAINST.startsWith("--"))) {
+  console.error("usage: bun bench/capture.ts [--quick] [--against REF]  (--against needs a git ref)");
+  process.exit(2);
+}
+const ROOT = join(import.meta.dir, "..");
 const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
 const LONGMEMEVAL_PATH = process.env.LONGMEMEVAL_PATH ?? join(import.meta.dir, "data", "longmemeval", "dev.jsonl.gz");
 const PAIRS_DIR = join(import.meta.dir, "..", "test", "capture", "supersession");
@@ -99,6 +118,61 @@ interface Findings {
 
 /** One function under test: returns a number derived from its result, for the sink. */
 type Subject = (input: Input) => number;
+
+/** A build whose analysis is measured: this tree's, or REF's (`--against`). */
+interface Build {
+  label: string;
+  capture: Capture;
+}
+
+interface Worktree {
+  dir: string;
+  /** REF's commit, abbreviated. */
+  commit: string;
+  remove(): void;
+}
+
+function git(args: string[]): { ok: boolean; out: string; err: string } {
+  const r = Bun.spawnSync(["git", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  return { ok: r.exitCode === 0, out: r.stdout.toString().trim(), err: r.stderr.toString().trim() };
+}
+
+/**
+ * A detached worktree of `ref` in a fresh temp dir, this checkout's node_modules linked into it.
+ * `remove()` is idempotent and runs on exit signals too, so no worktree outlives the run.
+ */
+function addWorktree(ref: string): Worktree {
+  const resolved = git(["rev-parse", "--verify", "--short", `${ref}^{commit}`]);
+  if (!resolved.ok) throw new Error(`--against ${ref}: not a commit (${resolved.err})`);
+  const dir = mkdtempSync(join(tmpdir(), "memoryd-capture-against-"));
+  let removed = false;
+  const remove = (): void => {
+    if (removed) return;
+    removed = true;
+    // --force: the node_modules link is an untracked file in it.
+    git(["worktree", "remove", "--force", dir]);
+    rmSync(dir, { recursive: true, force: true });
+    git(["worktree", "prune"]);
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    remove();
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const added = git(["worktree", "add", "--detach", dir, ref]);
+  if (!added.ok) {
+    remove();
+    throw new Error(`git worktree add --detach ${dir} ${ref} failed: ${added.err}`);
+  }
+  try {
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return { dir, commit: resolved.out, remove };
+}
 
 /**
  * Three rounds of a turn of the event loop and a forced collection: one collection, or one within
@@ -220,29 +294,45 @@ function warmUpAnalysis(capture: Capture, inputs: readonly Input[]): { wallMs: n
   return { wallMs, findings: { meanChars: chars / inputs.length, withClaim, sensitive, kinds, digest: hash.digest("hex").slice(0, 12) } };
 }
 
-function measureCorpus(capture: Capture, corpus: Corpus): { baseline: Measured; analysis: Measured; findings: Findings } {
-  const baseline: Subject = (input) => capture.normalizeForDuplicates(input.text).length;
+interface BuildResult {
+  build: Build;
+  analysis: Measured;
+  findings: Findings;
+}
+
+function measureCorpus(builds: readonly Build[], corpus: Corpus): { baseline: Measured; builds: BuildResult[] } {
+  // The bare baseline is this tree's (the last build's) duplicate key.
+  const current = builds.at(-1)!.capture;
+  const baseline: Subject = (input) => current.normalizeForDuplicates(input.text).length;
   // What the pipeline runs on every fact before it touches the database.
-  const analysis: Subject = (input) => {
-    const a = capture.analyzeFact(input);
-    return a.normalized.length + (a.claim === null ? 0 : 1) + (capture.isChangeStatement(input.text) ? 1 : 0);
-  };
+  const analysisOf =
+    (capture: Capture): Subject =>
+    (input) => {
+      const a = capture.analyzeFact(input);
+      return a.normalized.length + (a.claim === null ? 0 : 1) + (capture.isChangeStatement(input.text) ? 1 : 0);
+    };
+  const analyses = builds.map((b) => analysisOf(b.capture));
   const inputs = corpus.inputs;
   plainPass(baseline, inputs);
-  const warm = warmUpAnalysis(capture, inputs);
-  const passes = Math.max(1, Math.min(MAX_PASSES, Math.floor(PASS_BUDGET_MS / warm.wallMs)));
+  const warm = builds.map((b) => warmUpAnalysis(b.capture, inputs));
+  const slowest = Math.max(...warm.map((w) => w.wallMs));
+  const passes = Math.max(1, Math.min(MAX_PASSES, Math.floor(PASS_BUDGET_MS / slowest)));
   const baselinePasses: PassTime[] = [];
-  const analysisPasses: PassTime[] = [];
+  const analysisPasses: PassTime[][] = builds.map(() => []);
+  // Baseline, then each build in turn (REF's before this tree's), so load hits them alike.
   for (let i = 0; i < passes; i++) {
     baselinePasses.push(plainPass(baseline, inputs));
-    analysisPasses.push(plainPass(analysis, inputs));
+    for (const [b, analysis] of analyses.entries()) analysisPasses[b]!.push(plainPass(analysis, inputs));
   }
   const baselineCalls = perCallPass(baseline, inputs);
-  const analysisCalls = perCallPass(analysis, inputs);
+  const analysisCalls = analyses.map((analysis) => perCallPass(analysis, inputs));
   return {
     baseline: summarise(inputs.length, baselinePasses, baselineCalls),
-    analysis: summarise(inputs.length, analysisPasses, analysisCalls),
-    findings: warm.findings,
+    builds: builds.map((build, b) => ({
+      build,
+      analysis: summarise(inputs.length, analysisPasses[b]!, analysisCalls[b]!),
+      findings: warm[b]!.findings,
+    })),
   };
 }
 
@@ -250,15 +340,16 @@ const us = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 const count = (n: number): string => Math.round(n).toLocaleString("en");
 
-function row(corpus: string, name: string, m: Measured, ratio: string): string {
+function row(corpus: string, name: string, m: Measured, ratio: string, newOverOld?: string): string {
   const cpu = m.passes > 1 ? `${us(m.cpuUs)} (${us(m.cpuUsMin)}–${us(m.cpuUsMax)})` : us(m.cpuUs);
-  return `| ${corpus} | ${name} | ${count(m.facts)} | ${m.passes} | ${cpu} | ${us(m.wallUs)} | ${us(m.p50Us)} | ${us(m.p95Us)} | ${count(m.factsPerSecond)} | ${ratio} |`;
+  const last = newOverOld === undefined ? "" : ` ${newOverOld} |`;
+  return `| ${corpus} | ${name} | ${count(m.facts)} | ${m.passes} | ${cpu} | ${us(m.wallUs)} | ${us(m.p50Us)} | ${us(m.p95Us)} | ${count(m.factsPerSecond)} | ${ratio} |${last}`;
 }
 
-async function main(): Promise<void> {
+async function main(worktree: Worktree | null): Promise<void> {
   const started = performance.now();
   const cpu = cpus()[0]?.model ?? "unknown CPU";
-  console.log(`# Capture analysis cost per fact${QUICK ? " (--quick)" : ""}\n`);
+  console.log(`# Capture analysis cost per fact${QUICK ? " (--quick)" : ""}${worktree ? ` against ${AGAINST} (${worktree.commit})` : ""}\n`);
   console.log(
     `${provenance().join("\n")}; ${cpus().length} × ${cpu}; load average ${loadavg()
       .map((l) => l.toFixed(2))
@@ -270,37 +361,71 @@ async function main(): Promise<void> {
   const capture: Capture = { ...(await import("../src/capture/analyze")), ...(await import("../src/capture/statement")) };
   const importMs = performance.now() - t0;
   mem.push(await memory("capture module imported"));
+  const firstInput: Input = { text: "Priya's manager is Tom Becker.", teamMembers: [] };
   const t1 = performance.now();
-  capture.analyzeFact({ text: "Priya's manager is Tom Becker.", teamMembers: [] });
+  capture.analyzeFact(firstInput);
   const firstCallMs = performance.now() - t1;
   mem.push(await memory("after the first analyzeFact call"));
+
+  const builds: Build[] = [];
+  let againstTimes = "";
+  if (worktree) {
+    const label = `${AGAINST === worktree.commit ? worktree.commit : `${AGAINST} (${worktree.commit})`}`;
+    const t2 = performance.now();
+    const old = {
+      ...((await import(join(worktree.dir, "src", "capture", "analyze.ts"))) as Capture),
+      ...((await import(join(worktree.dir, "src", "capture", "statement.ts"))) as Pick<Capture, "isChangeStatement">),
+    } as Capture;
+    const oldImportMs = performance.now() - t2;
+    mem.push(await memory(`${label}: capture module imported`));
+    const t3 = performance.now();
+    old.analyzeFact(firstInput);
+    const oldFirstCallMs = performance.now() - t3;
+    mem.push(await memory(`${label}: after its first analyzeFact call`));
+    builds.push({ label, capture: old });
+    againstTimes = ` ${label}'s: import ${oldImportMs.toFixed(0)} ms, first call ${oldFirstCallMs.toFixed(1)} ms.`;
+  }
+  builds.push({ label: "this tree", capture });
+  const against = builds.length > 1;
 
   const corpora = [locomoCorpus(), longMemEvalCorpus(), pairsCorpus()];
   mem.push(await memory("corpora loaded"));
 
-  const results = corpora.map((corpus) => ({ corpus, ...measureCorpus(capture, corpus) }));
+  const results = corpora.map((corpus) => ({ corpus, ...measureCorpus(builds, corpus) }));
   mem.push(await memory("after all passes"));
 
-  console.log("| corpus | function | facts | passes | CPU µs/fact (pass range) | wall µs/fact | p50 µs | p95 µs | facts/s | CPU × baseline |");
-  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  const analysisName = (b: Build): string => `analyzeFact + isChangeStatement${against ? ` (${b.label})` : ""}`;
+  console.log(
+    `| corpus | function | facts | passes | CPU µs/fact (pass range) | wall µs/fact | p50 µs | p95 µs | facts/s | CPU × baseline |${against ? " CPU new ÷ old |" : ""}`,
+  );
+  console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${against ? "---:|" : ""}`);
   for (const r of results) {
-    console.log(row(r.corpus.name, "baseline: normalizeForDuplicates", r.baseline, "1"));
-    console.log(row(r.corpus.name, "analyzeFact + isChangeStatement", r.analysis, `${(r.analysis.cpuUs / r.baseline.cpuUs).toFixed(1)}`));
+    const old = r.builds[0]!.analysis;
+    console.log(row(r.corpus.name, "baseline: normalizeForDuplicates", r.baseline, "1", against ? "" : undefined));
+    r.builds.forEach((b, i) => {
+      const newOverOld = !against ? undefined : i === r.builds.length - 1 ? (b.analysis.cpuUs / old.cpuUs).toFixed(2) : "1";
+      console.log(row(r.corpus.name, analysisName(b.build), b.analysis, `${(b.analysis.cpuUs / r.baseline.cpuUs).toFixed(1)}`, newOverOld));
+    });
   }
   console.log(
     "\nCPU: process.cpuUsage() over the measured passes (every thread, GC included), per fact; wall and facts/s over the same passes;" +
-      " p50/p95: one further pass timing each call alone (wall). One thread runs the calls.",
+      " p50/p95: one further pass timing each call alone (wall). One thread runs the calls." +
+      (against ? ` CPU new ÷ old: this tree's CPU per fact over ${builds[0]!.label}'s.` : ""),
   );
 
-  console.log("\n| corpus | mean chars | with a claim | sensitive | kinds | analysis digest |");
-  console.log("|---|---:|---:|---:|---|---|");
+  console.log(`\n| corpus |${against ? " build |" : ""} mean chars | with a claim | sensitive | kinds | analysis digest |`);
+  console.log(`|---|${against ? "---|" : ""}---:|---:|---:|---|---|`);
   for (const r of results) {
-    const f = r.findings;
-    const kinds = [...f.kinds.entries()]
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .map(([k, n]) => `${k} ${n}`)
-      .join(", ");
-    console.log(`| ${r.corpus.name} | ${f.meanChars.toFixed(0)} | ${count(f.withClaim)} | ${count(f.sensitive)} | ${kinds} | ${f.digest} |`);
+    for (const b of r.builds) {
+      const f = b.findings;
+      const kinds = [...f.kinds.entries()]
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .map(([k, n]) => `${k} ${n}`)
+        .join(", ");
+      console.log(
+        `| ${r.corpus.name} |${against ? ` ${b.build.label} |` : ""} ${f.meanChars.toFixed(0)} | ${count(f.withClaim)} | ${count(f.sensitive)} | ${kinds} | ${f.digest} |`,
+      );
+    }
   }
 
   console.log("\n| stage | RSS MB | Δ RSS MB | JS heap MB |");
@@ -310,7 +435,7 @@ async function main(): Promise<void> {
     console.log(`| ${m.stage} | ${mb(m.rss)} | ${prev ? mb(m.rss - prev.rss) : ""} | ${mb(m.heap)} |`);
   });
   console.log(
-    `\nImporting src/capture/analyze.ts took ${importMs.toFixed(0)} ms (transpiling included); its first call ${firstCallMs.toFixed(1)} ms.` +
+    `\nImporting src/capture/analyze.ts took ${importMs.toFixed(0)} ms (transpiling included); its first call ${firstCallMs.toFixed(1)} ms.${againstTimes}` +
       ` Memory readings follow three rounds of an event-loop turn and Bun.gc(true). Total run ${((performance.now() - started) / 1000).toFixed(1)} s;` +
       ` load average ${loadavg()
         .map((l) => l.toFixed(2))
@@ -318,4 +443,9 @@ async function main(): Promise<void> {
   );
 }
 
-await main();
+const worktree = AGAINST === undefined ? null : addWorktree(AGAINST);
+try {
+  await main(worktree);
+} finally {
+  worktree?.remove();
+}

@@ -14,7 +14,13 @@
  * (`time: 0`: no time read in the question).
  *
  * Facts are taught with `teachFacts` (20 per call, as the REST route allows) and searched with
- * `searchFacts` (limit 20), the functions behind the API. Each question falls in the `tune` or the
+ * `searchFacts` (limit 20), the functions behind the API. After each data set's tables, what capture
+ * did with the texts taught, per time mode: of the evidence turns (the units any question asked
+ * names as evidence) and of all turns, how many were taught, stay live, ended up superseded (not
+ * searchable: a later fact replaced them, or they were stored as an older value's history) and were
+ * skipped as duplicates (no fact of their own), read back from the workspace's facts
+ * (bench/lib/stored.ts, `fatesOfItems`). A LongMemEval turn over 4,000 characters counts once per
+ * chunk; the paraphrase set's "turns" are its facts. Not with `--facts` (nothing is taught). Each question falls in the `tune` or the
  * `check` split by a hash of its id: tune on one, confirm on the other (`--split`).
  *
  * Usage: bun bench/retrieval.ts [--data paraphrase|locomo|longmemeval|all] [--split tune|check|all]
@@ -45,7 +51,7 @@ import { openBenchDatabase } from "./lib/database";
 import { factText, loadLocomo } from "./lib/locomo-data";
 import { loadLongMemEval } from "./lib/longmemeval-data";
 import { percentile } from "./lib/metrics";
-import { itemsOfFacts, liveFacts } from "./lib/stored";
+import { fatesOfItems, type ItemFate, itemsOfFacts, liveFacts } from "./lib/stored";
 import { argValue } from "./support/args";
 
 const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
@@ -237,7 +243,14 @@ async function freshWorkspace(db: Db, key: string): Promise<AuthContext> {
   return authenticate(db, created.secret, "bench");
 }
 
+/** Taught units by what capture did with them. */
+type Fates = Record<ItemFate, number>;
+const noFates = (): Fates => ({ live: 0, superseded: 0, skipped: 0 });
+
 interface RunStats {
+  /** What capture did with the evidence units and with all units (none counted with `--facts`). */
+  evidenceFates: Fates;
+  allFates: Fates;
   facts: number;
   units: number;
   teachMs: number;
@@ -296,7 +309,7 @@ async function runDataset(
   const switchedOff: Ranked[] = [];
   const bm25: Ranked[] = [];
   const bm25Stop: Ranked[] = [];
-  const stats: RunStats = { facts: 0, units: 0, teachMs: 0, latencies: [], switchedOffLatencies: [] };
+  const stats: RunStats = { evidenceFates: noFates(), allFates: noFates(), facts: 0, units: 0, teachMs: 0, latencies: [], switchedOffLatencies: [] };
   const haystacks: Haystack[] = [];
   let asked = 0;
   for (const h of dataset.haystacks) {
@@ -338,6 +351,11 @@ async function runDataset(
         }
         stats.teachMs += performance.now() - t0;
         facts = await liveFacts(bench.db, auth.workspaceId);
+        const evidence = new Set(h.questions.flatMap((q) => q.evidence));
+        for (const [i, fate] of (await fatesOfItems(bench.db, auth.workspaceId, h.units)).entries()) {
+          stats.allFates[fate] += 1;
+          if (evidence.has(h.units[i]!.id)) stats.evidenceFates[fate] += 1;
+        }
         if (savedDir !== undefined) {
           mkdirSync(join(savedDir, dataset.name), { recursive: true });
           writeFileSync(cacheFile(savedDir, h.key), JSON.stringify({ now, facts } satisfies SavedFacts));
@@ -379,6 +397,24 @@ async function runDataset(
   } finally {
     await bench?.close();
   }
+}
+
+/** What capture did with the evidence turns and all turns, per time mode. */
+function fatesTable(runs: readonly { mode: TimeMode; run: { stats: RunStats } }[]): string {
+  const cell = (n: number, of: number): string => (of === 0 ? "0" : `${n.toLocaleString("en")} (${((100 * n) / of).toFixed(1)} %)`);
+  const lines = ["| mode | turns | taught | live | superseded | skipped as duplicate |", "|---|---|---:|---:|---:|---:|"];
+  for (const { mode, run } of runs) {
+    for (const [name, f] of [
+      ["evidence turns", run.stats.evidenceFates],
+      ["all turns", run.stats.allFates],
+    ] as const) {
+      const taught = f.live + f.superseded + f.skipped;
+      lines.push(
+        `| ${mode} | ${name} | ${taught.toLocaleString("en")} | ${cell(f.live, taught)} | ${cell(f.superseded, taught)} | ${cell(f.skipped, taught)} |`,
+      );
+    }
+  }
+  return lines.join("\n");
 }
 
 function usage(message: string): never {
@@ -458,6 +494,7 @@ async function main(): Promise<void> {
     const stop = dataset.measures.map((m) => `${m} ${fmt(mean(runs[0]!.run.bm25Stop.map((r) => measure(r, m))))}`).join(", ");
     console.log(`\nBM25 (k1 1.2, b 0.75) over the same texts, the same in every mode; with English stop words dropped: ${stop}`);
     console.log(`${lines.join("\n")}\n`);
+    if (loadDir === undefined) console.log(`${fatesTable(runs)}\n`);
   }
   if (dumpPath !== undefined) writeFileSync(dumpPath, JSON.stringify(dump));
 }

@@ -1,7 +1,8 @@
 /**
  * Which stored facts stand for which taught items: capture keeps a fact's text as written, but a
  * duplicate is skipped (its duplicate key names the fact it repeats) and a superseded fact is no
- * longer searchable (its items map to nothing).
+ * longer searchable (its items map to nothing). `fatesOfItems` says what became of each item:
+ * stored and live, stored and superseded, or skipped.
  */
 import { normalizeForDuplicates } from "../../src/capture/analyze";
 import type { Db } from "../../src/db/types";
@@ -35,4 +36,30 @@ export async function liveFacts(db: Db, workspaceId: string): Promise<IndexedFac
     all.push(...page);
     if (page.length < 10_000) return all;
   }
+}
+
+/** What capture did with a taught item. */
+export type ItemFate = "live" | "superseded" | "skipped";
+
+/**
+ * What became of each item of a workspace taught in this order (and nothing else taught there),
+ * from every stored fact, live or not: items and facts are paired in teach order (fact ids sort by
+ * creation) by duplicate key, each fact to the first unpaired item with its key; an item left
+ * without a fact was skipped (the same text as a live fact, or a restatement of a live claim with
+ * the same value). An item skipped as a restatement whose text a later item stores is counted as
+ * the stored one and the later one as skipped: the counts are right, which of the two is not.
+ */
+export async function fatesOfItems<T extends { text: string }>(db: Db, workspaceId: string, items: readonly T[]): Promise<ItemFate[]> {
+  const rows = await db.sql<{ normalized: string; superseded: boolean }>`
+    SELECT normalized, superseded_by IS NOT NULL AS superseded FROM facts WHERE workspace_id = ${workspaceId} ORDER BY id`;
+  const byKey = new Map<string, boolean[]>();
+  for (const r of rows) {
+    const list = byKey.get(r.normalized);
+    if (list) list.push(r.superseded);
+    else byKey.set(r.normalized, [r.superseded]);
+  }
+  return items.map((item) => {
+    const superseded = byKey.get(normalizeForDuplicates(item.text))?.shift();
+    return superseded === undefined ? "skipped" : superseded ? "superseded" : "live";
+  });
 }
