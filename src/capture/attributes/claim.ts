@@ -336,13 +336,19 @@ function qualifier(tokens: readonly Token[], match: LexiconMatch): readonly Toke
   while (tokens[from]?.pos === "DET") from++;
   const head = tokens[from];
   if (head === undefined || !(head.pos === "PROPN" || head.pos === "NOUN" || head.pos === "NUM")) return [];
-  if (NAMED_ONLY.has(after.lower) && head.pos !== "PROPN") return [];
+  if (NAMED_ONLY.has(after.lower) && (head.pos !== "PROPN" || DATE_HEADS.has(head.lower))) return [];
   return tokens.slice(match.end + 1, valueEnd(tokens, match.end + 1, tokens.length, "thing"));
 }
 
-const QUALIFIERS: ReadonlySet<string> = new Set(["for", "of", "at"]);
+const QUALIFIERS: ReadonlySet<string> = new Set(["for", "of", "at", "on", "in"]);
+/** Names that are times, not scopes: "the lead on Monday". */
+const DATE_HEADS: ReadonlySet<string> = new Set(
+  "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december q1 q2 q3 q4".split(
+    " ",
+  ),
+);
 /** "at" qualifies only by a name: "champion at Initech", not "80 seats at renewal". */
-const NAMED_ONLY: ReadonlySet<string> = new Set(["at"]);
+const NAMED_ONLY: ReadonlySet<string> = new Set(["at", "on", "in"]);
 
 /** The subject of an attribute said of no one in particular ("The on-call lead is Dana"). */
 const WORKSPACE = "workspace";

@@ -207,7 +207,7 @@ function walk(
 }
 
 /** Parts of speech a noun phrase is made of ("Oluwaseun's work email", "the Q3 launch"). */
-const PHRASE_POS: ReadonlySet<string> = new Set(["PROPN", "NOUN", "ADJ", "DET", "NUM", "PART", "PRON", "X", "SYM"]);
+const PHRASE_POS: ReadonlySet<string> = new Set(["PROPN", "NOUN", "ADJ", "DET", "NUM", "PRON", "X", "SYM"]);
 /** Adpositions inside a noun phrase, between two nouns: "sprint planning for Apollo", "the head of sales". */
 const PHRASE_ADPOSITIONS: ReadonlySet<string> = new Set(["of", "for"]);
 
@@ -219,7 +219,9 @@ export function misreadVerb(tokens: readonly Token[], i: number, end: number): b
   const before = tokens[i - 1];
   const after = tokens[i + 1];
   if (tokens[i]!.pos !== "VERB" || before === undefined || !NOMINAL_BEFORE.has(before.pos)) return false;
-  return i + 1 === end || after?.pos === "NOUN" || after?.pos === "PROPN";
+  // At the phrase's end only a plural-looking word ("Checkout API calls"): "the team asked" is a clause.
+  const plural = tokens[i]!.lower.endsWith("s") && !tokens[i]!.lower.endsWith("ss");
+  return (i + 1 === end && plural) || after?.pos === "NOUN" || after?.pos === "PROPN";
 }
 
 const NOMINAL_BEFORE: ReadonlySet<string> = new Set(["NOUN", "PROPN", "DET", "ADJ"]);

@@ -222,8 +222,9 @@ function typed(span: readonly Token[], type: ValueType): string | null {
     case "time":
       return /\d/u.test(text) || words.some((w) => w === "noon" || w === "midnight") ? text.replace(/\s+(?=[ap]\.?m)/u, "") : null;
     case "date":
-      // A date names a day, month, quarter or year; "10:15" is a time.
-      return /^\d{1,2}:\d{2}/u.test(text) || !(/\d/u.test(text) || words.some((w) => DATE_WORDS.has(w))) ? null : text;
+      // A date names a day, month, quarter or year from its first word; "10:15" is a time, "55 percent" a share.
+      if (/^\d{1,2}:\d{2}/u.test(text) || words.includes("percent") || text.includes("%")) return null;
+      return /^\d/u.test(words[0] ?? "") || DATE_WORDS.has(words[0] ?? "") || DATE_OPENERS.has(words[0] ?? "") ? text : null;
     case "role":
       return span.some((t) => ROLE_WORDS.has(t.lower) || ROLE_WORDS.has(t.lemma)) && !span.some(clausal) ? text : null;
     case "version":
@@ -239,6 +240,23 @@ function typed(span: readonly Token[], type: ValueType): string | null {
 }
 
 const DATE_WORDS: ReadonlySet<string> = new Set([...TIME_WORDS, "tomorrow", "tonight", "eod", "eow", "eom", "eoy", "midnight", "noon", "later", "soon", "tbd"]);
+
+/** Words a date may open with before its day or month: "end of June", "mid-March", "next Friday". */
+const DATE_OPENERS: ReadonlySet<string> = new Set([
+  "end",
+  "mid",
+  "early",
+  "late",
+  "next",
+  "this",
+  "the",
+  "first",
+  "last",
+  "second",
+  "third",
+  "beginning",
+  "middle",
+]);
 
 /** A name: tagged as one, or capitalised inside the sentence ("I" is neither). */
 const named = (t: Token): boolean => t.pos !== "PRON" && (t.pos === "PROPN" || /^[A-Z]/u.test(t.text));

@@ -90,6 +90,10 @@ export const MODALITY_RECORDS: readonly ModalityRecord[] = [
     modality: "plan",
     cues: [
       "plan to",
+      "decide to",
+      "agree to",
+      "choose to",
+      "vote to",
       "plan on",
       "be plan",
       "intend to",
