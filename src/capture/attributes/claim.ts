@@ -343,9 +343,10 @@ function qualifier(tokens: readonly Token[], match: LexiconMatch): readonly Toke
 const QUALIFIERS: ReadonlySet<string> = new Set(["for", "of", "at", "on", "in"]);
 /** Names that are times, not scopes: "the lead on Monday". */
 const DATE_HEADS: ReadonlySet<string> = new Set(
-  "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december q1 q2 q3 q4".split(
-    " ",
-  ),
+  (
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
+    "september october november december q1 q2 q3 q4"
+  ).split(" "),
 );
 /** "at" qualifies only by a name: "champion at Initech", not "80 seats at renewal". */
 const NAMED_ONLY: ReadonlySet<string> = new Set(["at", "on", "in"]);
