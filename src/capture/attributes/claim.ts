@@ -264,7 +264,11 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
     return tokens.slice(from, to).some((t) => t.lower === "'s" || t.lower === "'") ? null : from < to || match.template.nounFrame ? WORKSPACE : null;
   if (span.length > 6) return null;
   const words = span.map((t) => t.lower);
-  if (span.some((t) => !SUBJECT_POS.has(t.pos) && !/^[A-Z]/u.test(t.text) && !misreadVerb(tokens, tokens.indexOf(t), to))) return null;
+  // "Fixing cars is an art": a gerund before the attribute's noun has it as its object; it owns nothing.
+  if (match.template.nounFrame && span.length === 1 && span[0]!.lower.endsWith("ing") && tokens[from - 1]?.pos !== "DET" && from === 0) return null;
+  // A capital letter makes a name, except the sentence's own first one ("Fixing cars is an art").
+  const named = (t: Token): boolean => /^[A-Z]/u.test(t.text) && tokens.indexOf(t) > 0;
+  if (span.some((t) => !SUBJECT_POS.has(t.pos) && !named(t) && !misreadVerb(tokens, tokens.indexOf(t), to))) return null;
   if (words.length === 1 && FIRST_PERSON.has(words[0]!)) return firstPerson(parse);
   if (words.length === 1 && words[0] === "our") return resolverFor(parse.input, parse.subject)("we", undefined);
   if (words.length === 1 && TEAM.has(words[0]!)) return resolverFor(parse.input, parse.subject)("we", undefined);

@@ -65,3 +65,23 @@ describe("attribute lexicon examples, judged as capture judges a pair", () => {
     expect(1 - missed / replacing).toBeGreaterThanOrEqual(0.9);
   });
 });
+
+/** Pairs from chat turns and notes that once made the lexicon hide a true fact: both stay live. */
+const KEPT: readonly (readonly [string, string])[] = [
+  ["Dave: Fixing cars is like therapy for me.", "Calvin: Fixing cars is such an art."],
+  ["Wendell is primary on-call for payments this week.", "Secondary on-call for payments this week is Ravi."],
+  ["Yusuf Moreau is the engineering manager on the Infra team.", "Rahul is the engineering manager on the Onboarding team."],
+  ["Mei decided to upgrade to the Business plan after the trial.", "Kai decided to upgrade to the Starter plan after the trial."],
+  ["The EU data residency launch is on June 3.", "Tom decided to move the EU data residency launch to SendGrid by July."],
+  ["Service number 3 uses the orange queue.", "Service number 4 uses the orange queue."],
+  ["Tyrell Systems is a partner of AWS.", "Tyrell Systems is a partner of Google Cloud."],
+  ["The Orbit team has four engineers.", "Orbit's product designer moved to the Growth team."],
+];
+
+describe("kept pairs", () => {
+  for (const [older, newer] of KEPT) {
+    test(`both stay: ${older} / ${newer}`, () => {
+      expect(judgePair({ family: "people", older, newer, label: "both", why: "" })).not.toBe("supersede");
+    });
+  }
+});
