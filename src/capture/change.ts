@@ -113,7 +113,9 @@ const CHANGE_RULES: readonly ChangeRule[] = [
       const valueMeetsOlder =
         value.some((t) => (t.pos === "NOUN" || t.pos === "PROPN") && older.words.has(t.lower)) ||
         [...older.shapes.keys()].some((shape) => newer.shapes.has(shape));
-      if (changed.length > 0 && !changed.some((t) => namedIn(older, t)) && !valueMeetsOlder) return false;
+      // What changed is the phrase's head: "moved the nightly build artifacts" changed the artifacts, not the build.
+      const head = changed.at(-1);
+      if (head !== undefined && !namedIn(older, head) && !valueMeetsOlder) return false;
       // A mover replaces where something was: "Tom moved to Berlin" says nothing of "Tom is my manager".
       if (CHANGE_VERBS[newer.tokens[at]!.lemma]?.directed === "place") {
         const located = placeOf(older.tokens);
@@ -214,6 +216,7 @@ const CHANGE_RULES: readonly ChangeRule[] = [
       !older.firstPerson &&
       newer.names.every((w) => older.words.has(w)) &&
       older.names.every((w) => newer.words.has(w)) &&
+      changesWhatOlderSays(newer, older) &&
       sharedTopics(newer, older, same),
   },
 ];
@@ -378,7 +381,9 @@ function changesWhatOlderSays(newer: Compared, older: Compared): boolean {
   const to = newer.tokens.findIndex((t, i) => i > at && (t.lower === "to" || t.lower === "into"));
   if (at < 0 || to < 0) return true;
   const changed = newer.tokens.slice(at + 1, to).filter((t) => CHANGED_POS.has(t.pos));
-  return changed.length === 0 || changed.some((t) => namedIn(older, t));
+  // The phrase's head is what changed: "moved the nightly build artifacts" changed the artifacts.
+  const head = changed.at(-1);
+  return head === undefined || namedIn(older, head);
 }
 
 /**

@@ -48,8 +48,18 @@ export function markupIn(raw: string): boolean {
   const lower = raw.toLowerCase();
   const lines = lower.split("\n").map((line) => line.trimStart());
   return MARKUP_RECORDS.some(
-    (r) => (r.contains ?? []).some((c) => lower.includes(c)) || (r.lineOpeners ?? []).some((o) => lines.some((line) => line.startsWith(o))),
+    (r) =>
+      (r.contains ?? []).some((c) => lower.includes(c)) ||
+      (r.lineOpeners ?? []).some((o) => lines.some((line) => line.startsWith(o))) ||
+      lines.some((line) => (r.roles ?? []).includes(roleOf(line))),
   );
+}
+
+/** The word a line opens with before a colon, brackets and emphasis dropped ("[[assistant]]:" -> "assistant"). */
+function roleOf(line: string): string {
+  const colon = line.indexOf(":");
+  if (colon < 0 || colon > 24) return "";
+  return [...line.slice(0, colon)].filter((ch) => ch >= "a" && ch <= "z").join("");
 }
 
 /** A record's cues and openers split into words once, its cues indexed by their first word. */
