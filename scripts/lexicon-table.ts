@@ -16,7 +16,7 @@ const END = "<!-- attribute-lexicon:end -->";
 const cell = (words: readonly string[], most = 6): string =>
   words.length === 0 ? "" : words.slice(0, most).join(", ").replace(/\|/gu, "\\|") + (words.length > most ? ", …" : "");
 
-export function renderLexiconTable(): string {
+function renderLexiconTable(): string {
   const rows = ATTRIBUTE_LEXICON.map((r) => {
     const states = Object.keys(r.states ?? {});
     const says = [...(r.nouns ?? []), ...(r.says ?? []), ...states];

@@ -59,20 +59,20 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
       claim: claim.claim,
       alternate: claim.alternate,
       ruleClaim: claim.ruleClaim,
-      mayReplace: !parse.modalities.some((m) => HOSTILE.has(m)) && !aboutAnother(parse),
+      mayReplace: !parse.modalities.some((m) => NEVER_REPLACING.has(m)) && !aboutAnother(parse),
     },
     rules: { subject: subject.rule, kind: kind.rule, sensitive, claim: claim.rule, claimRefusedBy: claim.refusedBy },
   };
 }
 
 /**
- * The fact's claim: none when it asks, instructs, plans, hedges, supposes, reports or carries
- * markup; else the attribute lexicon's, else the older sentence rules'.
+ * The fact's claim: none when it carries markup, instructs, asks or tells what was once true; else
+ * the attribute lexicon's (none for a plan, hedge, supposition or report), else the sentence rules'.
  */
 function claimOf(parse: FactParse): ClaimReading {
-  const hostile = parse.modalities.find((m) => HOSTILE.has(m));
-  if (hostile !== undefined) return { claim: null, alternate: null, ruleClaim: null, rule: null, refusedBy: hostile };
-  // A plan, hedge, supposition, report or history makes no lexicon claim; the sentence rules have blockers of their own.
+  const silent = parse.modalities.find((m) => NEVER_REPLACING.has(m));
+  if (silent !== undefined) return { claim: null, alternate: null, ruleClaim: null, rule: null, refusedBy: silent };
+  // A plan, hedge, supposition or report makes no lexicon claim; the sentence rules have blockers of their own.
   const [read, second] = parse.modalities.length === 0 ? lexiconClaims(parse) : [];
   const old = extractClaim(parse.input, parse.view, parse.subject);
   if (read === undefined) return { ...old, alternate: null, ruleClaim: old.claim };
@@ -86,7 +86,7 @@ function claimOf(parse: FactParse): ClaimReading {
  * Modes in which a fact says nothing of how things are now (markup, an instruction, a question,
  * what was once true): it never makes a claim or replaces a fact.
  */
-const HOSTILE: ReadonlySet<Modality> = new Set(["markup", "instruction", "question", "history"]);
+const NEVER_REPLACING: ReadonlySet<Modality> = new Set(["markup", "instruction", "question", "history"]);
 
 const sentenceRulesOnly = (outcome: ReturnType<typeof extractClaim>): ClaimReading => ({ ...outcome, alternate: null, ruleClaim: outcome.claim });
 

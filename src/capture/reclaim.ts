@@ -66,7 +66,10 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
     const rekeyed = facts.filter((f) => {
       const claim = claims.get(f.id) ?? null;
       const alternate = alternates.get(f.id) ?? null;
-      const altChanged = (alternate?.key ?? null) !== f.alt_claim_key || (alternate?.value ?? null) !== f.alt_claim_value;
+      const altChanged =
+        (alternate?.key ?? null) !== f.alt_claim_key ||
+        (alternate?.value ?? null) !== f.alt_claim_value ||
+        (alternate?.negated ?? false) !== f.alt_claim_negated;
       // A replacing fact continues the claim it replaced (see continuedClaim): its stored key stays.
       if (claim?.replaces !== undefined && f.claim_subject === claim.subject && f.claim_value === claim.value) return altChanged;
       return (claim?.key ?? null) !== f.claim_key || (claim?.value ?? null) !== f.claim_value || (claim?.negated ?? false) !== f.claim_negated || altChanged;
@@ -82,7 +85,8 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
       if (newerClaims.some((newer) => olderClaims.some((older) => relateFacts(newer, older) === "supersede"))) continue;
       const olderSide = sides.get(f.id);
       const newerSide = sides.get(f.superseded_by);
-      if (olderSide && newerSide && changedFact(newerSide, [olderSide]) !== null) continue;
+      const newerMayReplace = analyses.get(f.superseded_by)?.mayReplace ?? false;
+      if (olderSide && newerSide && newerMayReplace && changedFact(newerSide, [olderSide]) !== null) continue;
       const duplicate = `${f.end_user_id ?? ""}\n${f.normalized}`;
       if (live.has(duplicate)) {
         keptAsDuplicates += 1;

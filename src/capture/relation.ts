@@ -78,7 +78,7 @@ export function relatePrepared(newer: PreparedClaim, older: PreparedClaim): Clai
 /**
  * One claim about one person, named in full on one side and by first name on the other
  * ("Tomasz Wierzbicki lives in Kraków", "Tomasz moved to Gdańsk"). Only a person's own attributes
- * (the lexicon's personal records) are read so: "Acme" and "Acme Labs" are two companies.
+ * (the lexicon's personal and ownership records) are read so: "Acme" and "Acme Labs" are two companies.
  */
 function samePersonClaim(a: Claim, b: Claim): boolean {
   if (a.subject === b.subject || a.cardinality !== b.cardinality || a.attribute !== b.attribute || a.object !== b.object) return false;
@@ -120,11 +120,11 @@ export function continuedClaim(newer: Claim, replaced: readonly Claim[]): Claim 
     : manyValued(older.subject, older.attribute, newer.value, newer.negated);
 }
 
-/** A value in one form for comparison: "3 years" and "three year", "$1,200" and "1200" are one value. */
+/** A value in one form for comparison: "3 years" and "three year", "$1,200" and "$1200" are one value. */
 function valueForm(value: string): string {
   return value
     .toLowerCase()
-    .replace(/[$€£,]/gu, "")
+    .replace(/(?<=\d),(?=\d)/gu, "")
     .split(/\s+/u)
     .map((w) => NUMBER_WORDS[w] ?? (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w))
     .join(" ");

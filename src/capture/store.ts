@@ -69,7 +69,7 @@ export async function upsertEndUser(db: Queryable, workspaceId: string, id: stri
 /**
  * The live claims with one of these keys, and every live claim of these subjects (for facts that
  * name the value they replace, whatever its attribute, and one-valued attributes named more or
- * less fully). Both lookups use a partial index on live
+ * less fully), for both stored readings, and by a subject's first word. Every arm uses a partial index on live
  * claims, so a workspace's history does not slow them. Expired facts are not claims any more: a
  * new value neither supersedes nor repeats them.
  */
@@ -81,7 +81,9 @@ export async function liveClaims(
   now: Date,
 ): Promise<LiveClaim[]> {
   if (claimKeys.length === 0 && subjects.length === 0) return [];
-  // A person named by first name alone or in full is found either way (relation.ts, subjectsAlike).
+  // A person named by first name alone or in full is found either way (relation.ts, samePersonClaim).
+  // Trade-off: the first-word arm also fetches other subjects sharing a first word ("acme labs" for
+  // "acme"); relating them rejects those, at the cost of a few more rows read under the lock.
   const firstWords = [...new Set(subjects.map((s) => s.split(" ")[0] ?? s))];
   return db.sql<LiveClaim>`
     SELECT id, normalized, claim_key, claim_value, claim_negated, alt_claim_key, alt_claim_value, alt_claim_negated,

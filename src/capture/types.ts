@@ -45,12 +45,16 @@ export interface FactAnalysis {
   sensitive: boolean;
   claim: Claim | null;
   /**
-   * The older sentence rules' claim when it differs from the lexicon's: stored beside it, so a fact
-   * is related to older facts by either reading.
+   * The fact's second reading, stored beside the first so a fact is related to older facts by
+   * either: the sentence rules' claim where it differs from the lexicon's, else the lexicon's
+   * reading of another attribute in the same words or in the fact's next sentence.
    */
   alternate: Claim | null;
   /** The sentence rules' claim alone: what a change statement (capture/change.ts) compares. */
   ruleClaim: Claim | null;
-  /** False when the fact asks, instructs, plans, hedges, supposes, reports or carries markup: it replaces nothing. */
+  /**
+   * False when the fact carries markup or role markers, instructs the system, asks, tells what was
+   * once true, or is about someone of its subject's: it replaces nothing, by claim or as a change statement.
+   */
   mayReplace: boolean;
 }

@@ -9,6 +9,7 @@ import { DATED_EVENTS } from "../rules/lexicon";
 import type { FactParse } from "../parse";
 import type { Token } from "../tokens";
 import type { Claim } from "../types";
+import { saysAttribute } from "./compile";
 import { matchLexicon, misreadVerb, type LexiconMatch } from "./match";
 import type { AttributeRecord } from "./record";
 import { isRoleWord, readValue, valueEnd } from "./values";
@@ -53,11 +54,6 @@ const OPENERS: ReadonlySet<string> = new Set([
   "-",
 ]);
 
-/** The claim of the best lexicon match that makes one (a match whose value is not of its type makes none). */
-export function lexiconClaim(parse: FactParse): LexiconClaim | null {
-  return lexiconClaims(parse)[0] ?? null;
-}
-
 /**
  * The claims of the best two matches of different attributes that share the fact's verb: "Aisha
  * married Omar" names her partner and her relationship status. Best first.
@@ -66,7 +62,9 @@ export function lexiconClaims(parse: FactParse): LexiconClaim[] {
   const claims: { claim: LexiconClaim; match: LexiconMatch }[] = [];
   for (const match of matchesOf(parse.tokens)) {
     const first = claims[0];
-    if (first !== undefined && (first.match.template.record === match.template.record || !overlaps(first.match, match))) continue;
+    // A second reading must be another attribute, read from the same words, with a word of its own ("{v} is now {s}" has none).
+    if (first !== undefined && (first.match.template.record === match.template.record || !overlaps(first.match, match) || !saysAttribute(match.template)))
+      continue;
     const claim = claimOfMatch(parse, match);
     if (claim === null) continue;
     claims.push({ claim, match });
@@ -159,6 +157,8 @@ function claimOfMatch(parse: FactParse, match: LexiconMatch): LexiconClaim | nul
   const ends = template.role === "ends" || (match.negated && /\b(?:longer|anymore)\b/u.test(spanText(parse.tokens, match.start, match.end + 2)));
   if (ends) {
     const ended = value ?? "";
+    // A many-valued attribute's values are claims of their own: an ending must name which one.
+    if (ended === "" && record.cardinality === "many") return null;
     const claim = record.cardinality === "one" ? oneValued(subject, record.attribute, ended, true) : manyValued(subject, record.attribute, ended, true);
     return { claim: ended === "" ? claim : { ...claim, replaces: ended }, rule };
   }
@@ -250,7 +250,6 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   if (match.template.possessiveSubject && !possessed && !possessorOrNothing(tokens.slice(from, to))) return null;
   if (possessive > 0) {
     // "Grace's son's favourite colour", "Kofi's parents": a thing or person of the possessor is not the possessor.
-    const own = attributeWords(record);
     // "Tomasz's personal email" is another attribute than his email: a qualifier the lexicon does not name makes no claim.
     const between = tokens.slice(from + possessive + 1, to).filter((t) => !own.has(t.lower) && !NEUTRAL_QUALIFIERS.has(t.lower) && !GENERIC_HEADS.has(t.lower));
     if (between.some((t) => t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "ADJ")) return null;
@@ -265,7 +264,7 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   if (span.length > 6) return null;
   const words = span.map((t) => t.lower);
   // "Fixing cars is an art": a gerund before the attribute's noun has it as its object; it owns nothing.
-  if (match.template.nounFrame && span.length === 1 && span[0]!.lower.endsWith("ing") && tokens[from - 1]?.pos !== "DET" && from === 0) return null;
+  if (match.template.nounFrame && span.length === 1 && span[0]!.lower.endsWith("ing") && from === 0) return null;
   // A capital letter makes a name, except the sentence's own first one ("Fixing cars is an art").
   const named = (t: Token): boolean => /^[A-Z]/u.test(t.text) && tokens.indexOf(t) > 0;
   if (span.some((t) => !SUBJECT_POS.has(t.pos) && !named(t) && !misreadVerb(tokens, tokens.indexOf(t), to))) return null;
@@ -358,7 +357,7 @@ const NAMED_ONLY: ReadonlySet<string> = new Set(["at", "on", "in"]);
 /** The subject of an attribute said of no one in particular ("The on-call lead is Dana"). */
 const WORKSPACE = "workspace";
 /** Words that join a subject to its attribute: "lead for payments", "Acme's", "the CEO of Acme". */
-const CONNECTORS: ReadonlySet<string> = new Set(["the", "a", "an", "for", "of", "at", "on", "'s", "'", "to", "this", "our"]);
+const CONNECTORS: ReadonlySet<string> = new Set(["the", "a", "an", "for", "of", "at", "on", "'s", "'", "to", "this"]);
 
 const wordsByRecord = new Map<AttributeRecord, ReadonlySet<string>>();
 

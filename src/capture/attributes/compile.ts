@@ -151,6 +151,9 @@ const BARE: ReadonlySet<string> = new Set([
   "'s",
 ]);
 
+/** Whether a template has a word that says its attribute (not only a copula or a preposition). */
+export const saysAttribute = (t: Template): boolean => t.steps.some((s) => ("literal" in s && !BARE.has(s.literal)) || "anyOf" in s);
+
 const meaningful = (t: Template): boolean =>
   t.steps.some((s) => ("literal" in s && !BARE.has(s.literal)) || "anyOf" in s) || t.steps.filter((s) => "literal" in s).length >= 2;
 
@@ -188,7 +191,7 @@ export function compiledLexicon(): CompiledLexicon {
   for (const record of ATTRIBUTE_LEXICON) {
     for (const template of templatesOf(record)) {
       const anchor = template.steps[template.anchor];
-      if (anchor === undefined || !("literal" in anchor)) continue;
+      if (!("literal" in anchor!)) continue;
       const list = byAnchor.get(anchor.literal) ?? [];
       list.push(template);
       byAnchor.set(anchor.literal, list);

@@ -109,8 +109,7 @@ function matchAt(tokens: readonly Token[], template: Template, at: number): Lexi
   const steps = template.steps;
   const firstLiteral = steps.findIndex((s) => !("slot" in s));
   const lead = steps.slice(0, firstLiteral);
-  // A template opens with at most one slot, which takes what stands before its first word.
-  if (lead.length > 1) return null;
+  // A template opens with at most one slot (compile.ts), which takes what stands before its first word.
   const spans = new Map<string, [number, number]>();
   const literals: number[] = [];
   if (lead.length === 1) {
@@ -130,7 +129,6 @@ function matchAt(tokens: readonly Token[], template: Template, at: number): Lexi
   if (rest === null) {
     if (!template.valueOptional) return null;
     // "Acme churned": an ending with no value.
-    literals.length = 0;
     const literalsOnly = steps.filter((s) => !("slot" in s && s.slot === "v"));
     const bare = walk(tokens, literalsOnly, firstLiteral, at, spans, literals);
     if (bare === null) return null;

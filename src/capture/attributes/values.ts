@@ -121,9 +121,8 @@ function endsValue(tokens: readonly Token[], at: number, from: number, type: Val
     const word = next.pos === "DET" ? tokens[at + 2] : next;
     if (word !== undefined && (TIME_WORDS.has(word.lower) || /^\d{4}$/u.test(word.text))) return true;
   }
-  // "to cut costs", "for legal reasons", "in full": a purpose or a manner, not the value.
-  if (t.lower === "to" && next?.pos === "VERB") return true;
-  if (t.lower === "for") return type !== "duration";
+  // "for legal reasons", "in full": a purpose or a manner, not the value.
+  if (t.lower === "for") return true;
   if (t.lower === "in" && (next?.lower === "full" || next?.lower === "order")) return true;
   return t.lower === "at" ? type === "place" || type === "person" : false;
 }

@@ -16,8 +16,8 @@ export interface FactParse {
   /** Tokens of the claim's sentence (the lead's first sentence), contractions split ("I'm" -> "I", "be"). */
   tokens: readonly Token[];
   /**
-   * The tokens of the sentence or clause after it, in a short fact, when it is said plainly (no
-   * mode of its own): "Leah left Ostrander Bank; our sponsor there is now Dev" makes its claim there.
+   * The tokens of the sentence after it, in a short fact, when it is said plainly (no mode of its
+   * own): "Dave: it's great to see you! Fixing cars is an art" says its piece in the second one.
    */
   next: readonly Token[] | null;
   /** The modes that keep this fact from replacing another; empty for a plain assertion. */
@@ -113,7 +113,7 @@ function phraseAt(tokens: readonly Token[], at: number, words: readonly string[]
   });
 }
 
-const MODALS: ReadonlySet<string> = new Set(["may", "might", "could", "will", "shall", "would"]);
+const MODALS: ReadonlySet<string> = new Set(["may", "might", "could", "will", "would"]);
 
 /** "I'm" is tagged as one name; "can't" keeps its parts. */
 const CONTRACTIONS: Readonly<Record<string, readonly [string, string]>> = {

@@ -1,8 +1,9 @@
 /**
  * What a fact does besides asserting: asks, instructs the system, plans, hedges, supposes, reports
- * another's words, tells what was once true, or carries markup and role markers. A fact in any of these modes never replaces
- * another. Each mode is a record: its cue phrases (lemmas, matched on whole tokens) and examples
- * that one test runs.
+ * another's words, tells what was once true, or carries markup and role markers. Markup, an
+ * instruction, a question or history never replaces another fact; a plan, hedge, supposition or
+ * report makes no claim of the lexicon's (capture/analyze.ts). Each mode is a record: its cue
+ * phrases (lemmas, matched on whole tokens) and examples that one test runs.
  */
 export type Modality = "question" | "instruction" | "plan" | "hedge" | "hypothetical" | "reported" | "history" | "markup";
 

@@ -1,7 +1,8 @@
 -- A fact's second reading of its claim. Capture reads a claim with the attribute lexicon
 -- (src/capture/attributes/) and with the older sentence rules; where the two disagree on the key,
--- both are stored, and a new fact relates to an older one by either. Found by the same two
--- indexed lookups as the first reading (by key, by subject), on live facts only.
+-- both are stored (else the lexicon's reading of a second attribute), and a new fact relates to an
+-- older one by either. Found by the same indexed lookups as the first reading (by key, by
+-- subject), on live facts only.
 ALTER TABLE facts ADD COLUMN alt_claim_key text;
 ALTER TABLE facts ADD COLUMN alt_claim_subject text;
 ALTER TABLE facts ADD COLUMN alt_claim_value text;

@@ -1,8 +1,9 @@
 /**
- * The labelled supersession pairs (dev.jsonl, holdout.jsonl, blind.jsonl) and how the capture rules judge one:
- * the newer fact supersedes the older when both make a claim and `relateFacts` says so (the same
- * key, or a newer fact that names the older one's value as the one it replaces), or when it is a
- * change statement that replaces it (capture/change.ts). Used by the pipeline's tests and by bench/supersession.ts.
+ * The labelled supersession pairs (*.jsonl: dev, holdout and the sets written blind) and how capture
+ * judges one: the newer fact supersedes the older when a reading of each makes a claim and
+ * `relateFacts` says so (the same key, or a newer fact that names the older one's value as the one
+ * it replaces), or when it is a change statement that replaces it (capture/change.ts). Used by the
+ * pipeline's tests and by bench/supersession.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -62,7 +63,9 @@ export function judgePair(pair: LabelledPair): ClaimRelation {
   if (relations.includes("duplicate") && restates(normalizeForDuplicates(pair.newer), normalizeForDuplicates(pair.older))) return "duplicate";
   if (relations.includes("supersede")) return "supersede";
   // Where the claims find no replacement, a change statement may still replace the older fact.
-  return newer.mayReplace && changedFact(newer, [older]) !== null ? "supersede" : "coexist";
+  // A stored candidate carries its second reading where it has one, else its first (capture/store.ts).
+  const stored = { ...older, claim: older.claims[1] ?? older.claims[0] ?? null };
+  return newer.mayReplace && changedFact(newer, [stored]) !== null ? "supersede" : "coexist";
 }
 
 export interface Score {
