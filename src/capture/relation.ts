@@ -4,6 +4,7 @@
  * decide the same way.
  */
 import { PERSON_ATTRIBUTES } from "./attributes";
+import { NUMBER_WORDS } from "./attributes/values";
 import { claimKey, manyValued, oneValued } from "./claim-key";
 import { FUNCTION_WORDS, NEUTRAL_MODIFIERS, VALUE_ALIASES } from "./rules/lexicon";
 import type { Cardinality, Claim } from "./types";
@@ -129,20 +130,6 @@ function valueForm(value: string): string {
     .map((w) => NUMBER_WORDS[w] ?? (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w))
     .join(" ");
 }
-
-const NUMBER_WORDS: Readonly<Record<string, string>> = {
-  one: "1",
-  two: "2",
-  three: "3",
-  four: "4",
-  five: "5",
-  six: "6",
-  seven: "7",
-  eight: "8",
-  nine: "9",
-  ten: "10",
-  twelve: "12",
-};
 
 /**
  * Whether `value` is `general` said more precisely: it begins with it on a word boundary ("9:30

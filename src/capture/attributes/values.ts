@@ -129,7 +129,8 @@ function endsValue(tokens: readonly Token[], at: number, from: number, type: Val
 
 const isDigits = (text: string | undefined): boolean => text !== undefined && /^\d/u.test(text);
 
-const NUMBER_WORDS: Readonly<Record<string, string>> = {
+/** Number words as digits, so "three years" and "3 years" are one value (here and in capture/relation.ts). */
+export const NUMBER_WORDS: Readonly<Record<string, string>> = {
   one: "1",
   two: "2",
   three: "3",
