@@ -28,12 +28,11 @@
  * Prints one Markdown table (what | measured | goal) and the provenance. Needs dist/memoryd
  * (`bun run build`).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import postgres from "postgres";
-import { FACT_TEXT_LIMIT } from "./lib/longmemeval-data";
+import { LONGMEMEVAL_PATH, loadAgentCorpus } from "./lib/agent-memory-data";
 import { percentile } from "./lib/metrics";
 import { argValue } from "./support/args";
 import { rssMb, type Spawned, spawnUntil } from "./support/procs";
@@ -41,7 +40,6 @@ import { provenance } from "./support/provenance";
 
 const BINARY = argValue("--binary") ?? join(import.meta.dir, "..", "dist", "memoryd");
 const BASELINE = join(import.meta.dir, "baseline.ts");
-const LONGMEMEVAL_PATH = process.env.LONGMEMEVAL_PATH ?? join(import.meta.dir, "data", "longmemeval", "dev.jsonl.gz");
 const adminUrl = argValue("--admin-url") ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const limitTurns = argValue("--limit-turns") === undefined ? Number.POSITIVE_INFINITY : Number(argValue("--limit-turns"));
 const WORKSPACE = "agent";
@@ -53,34 +51,6 @@ const REQUESTS_PER_KEY = 100;
 const DATABASE = `memoryd_bench_agent_${Date.now().toString(36)}`;
 
 const log = (line: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
-
-interface RawQuestion {
-  question: string;
-  sessions: { turns: { role: string; content: string }[] }[];
-}
-
-/** The union of every haystack's turns, distinct by text, and the questions, in file order. */
-function loadCorpus(path: string): { turns: string[]; questions: string[] } {
-  const seen = new Set<string>();
-  const turns: string[] = [];
-  const questions: string[] = [];
-  for (const line of gunzipSync(readFileSync(path)).toString("utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    const raw = JSON.parse(line) as RawQuestion;
-    questions.push(raw.question);
-    for (const session of raw.sessions) {
-      for (const turn of session.turns) {
-        const content = turn.content.trim();
-        if (content === "") continue;
-        const text = `${turn.role}: ${content}`.slice(0, FACT_TEXT_LIMIT);
-        if (seen.has(text)) continue;
-        seen.add(text);
-        turns.push(text);
-      }
-    }
-  }
-  return { turns, questions };
-}
 
 const url = new URL(adminUrl);
 url.pathname = `/${DATABASE}`;
@@ -160,7 +130,7 @@ let server: Spawned | undefined;
 let baseline: Spawned | undefined;
 try {
   const origin = provenance(BINARY);
-  const corpus = loadCorpus(LONGMEMEVAL_PATH);
+  const corpus = loadAgentCorpus(LONGMEMEVAL_PATH);
   const turns = corpus.turns.slice(0, limitTurns);
   const questions = corpus.questions;
   const chars = turns.reduce((sum, t) => sum + t.length, 0);

@@ -1,12 +1,14 @@
 import { observedRange } from "../capture/fact-time";
 import type { ContextPacket, RestContextRequest } from "../schema/memory";
 import type { ServiceContext } from "../service";
+import type { SemanticQuery } from "../embeddings/semantic";
+import type { FactIndex } from "./index/fact-index";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
 import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "./index/ranking";
 import { semanticQuery } from "./search";
 import { readView } from "./as-of";
 import { renderPacket } from "./packet";
-import { visibilityFor } from "./visibility";
+import { type Visibility, visibilityFor } from "./visibility";
 
 const MAX_PINNED = 50;
 const MAX_ABOUT_ACTOR = 40;
@@ -19,11 +21,15 @@ const retrievedLimit = (tokenBudget: number): number => Math.min(300, Math.max(2
  * retrieves. `renderPacket` enforces the token budget. With `as_of`, memory as it stood then.
  */
 export async function buildContext(ctx: ServiceContext, input: RestContextRequest): Promise<ContextPacket> {
-  const endUserId = input.end_user?.id ?? null;
-  const v = visibilityFor(ctx.caller, endUserId);
-  const observed = observedRange(input);
+  const v = visibilityFor(ctx.caller, input.end_user?.id ?? null);
   const [{ index, now }, semantic] = await Promise.all([readView(ctx, v.workspaceId, input.as_of), semanticQuery(ctx, v.workspaceId, input.query)]);
-  const filter = readFilter(index, v, now, observed);
+  return contextFromIndex(index, v, input, now, semantic);
+}
+
+/** The packet half of `buildContext`, over an index already current (the agent-memory bench profiles it directly). */
+export function contextFromIndex(index: FactIndex, v: Visibility, input: RestContextRequest, now: number, semantic: SemanticQuery | null): ContextPacket {
+  const endUserId = v.endUserId;
+  const filter = readFilter(index, v, now, observedRange(input));
   const plan = planQuery(index, input.query, undefined, now);
   const pinned = pinnedFacts(index, filter, MAX_PINNED);
   const seen = new Set(pinned);

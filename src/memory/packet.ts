@@ -119,6 +119,44 @@ function lineCost(line: string): number {
   return countTokens(`${line}\n`);
 }
 
+/** Characters that separate words on a fact's line: JavaScript's `\s`, and the controls `singleLine` makes spaces. */
+function separates(code: number): boolean {
+  if (code <= 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * The fewest tokens the line of a fact with this text can cost: its words (runs between
+ * separators) plus one for the tag. o200k_base's pre-tokenizer starts a new piece at every word of
+ * a line (a piece holds one word's characters and at most a space before them; the line has no
+ * "\n" that a punctuation piece could take with it), and a piece is at least one token.
+ * `singleLine` turns every run of separators into a space, so the text's words are the line's.
+ * One pass over the characters, where counting is a regex and a byte-pair merge: a 4,000-character
+ * turn that cannot fit the budget left is passed over without being counted
+ * (test/memory/packet.test.ts checks the bound on random text).
+ */
+export function fewestLineTokens(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const isSeparator = separates(text.charCodeAt(i));
+    if (!isSeparator && !inWord) words += 1;
+    inWord = !isSeparator;
+  }
+  return words + 1;
+}
+
 /**
  * The retrieved candidates with each subject's facts in observed order: a subject's facts take the
  * places its facts had, so subjects keep their relevance order among themselves.
@@ -199,14 +237,16 @@ export function renderPacket(input: RenderPacketInput): ContextPacket {
     for (const fact of facts) {
       if (seen.has(fact.fact_id)) continue;
       seen.add(fact.fact_id);
-      const line = factLine(fact);
-      if (line === undefined) continue;
       const isAbout = layer === "about_actor";
       const needsHeader = isAbout ? !aboutOpen : !workspaceOpen;
       const budgetLeft = tokenBudget - used - (needsHeader ? headerCost[layer] : 0);
-      // Tokenizing is the expensive part; once the budget is spent, later facts need not be counted.
+      // Tokenizing is the expensive part; once the budget is spent, later facts need not be counted,
+      // and a fact whose line cannot fit what is left is neither rendered nor counted.
       if (budgetLeft <= 0) continue;
       let cost = input.lineCosts?.get(fact.fact_id);
+      if ((cost ?? fewestLineTokens(fact.fact_text)) > budgetLeft) continue;
+      const line = factLine(fact);
+      if (line === undefined) continue;
       if (cost === undefined) {
         cost = lineCost(line);
         input.lineCosts?.set(fact.fact_id, cost);

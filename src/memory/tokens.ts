@@ -153,22 +153,28 @@ function mergedTokenCount(piece: string, ranks: Map<string, number>): number {
   return parts;
 }
 
-/** Number of o200k_base tokens in `text`, special-token strings counted as plain text. */
 /**
- * Counts of recently seen texts. A packet re-counts the same fact lines request after request
- * (hot facts recur), and counting is most of a context request's CPU; a bounded map, cleared
- * when full, keeps memory flat.
+ * Counts of recently seen texts. A packet re-counts the same lines request after request (hot
+ * facts recur, and a packet without the index's line costs counts them all), and counting is most
+ * of a context request's CPU. Bounded by the characters its keys hold, not their number, and
+ * cleared when full, so memory stays flat when facts are 4,000-character chat turns.
  */
 const counted = new Map<string, number>();
-const COUNT_CACHE_ENTRIES = 20_000;
+const COUNT_CACHE_CHARS = 4_000_000;
+let countedChars = 0;
 
+/** Number of o200k_base tokens in `text`, special-token strings counted as plain text. */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   const known = counted.get(text);
   if (known !== undefined) return known;
   const count = countUncached(text);
-  if (counted.size >= COUNT_CACHE_ENTRIES) counted.clear();
+  if (countedChars + text.length > COUNT_CACHE_CHARS) {
+    counted.clear();
+    countedChars = 0;
+  }
   counted.set(text, count);
+  countedChars += text.length;
   return count;
 }
 

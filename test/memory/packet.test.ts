@@ -1,6 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { PACKET_CLOSE, PACKET_NOTICE, PACKET_OPEN, PACKET_VERSION, renderPacket, type RenderPacketInput } from "../../src/memory/packet";
+import {
+  factLine,
+  fewestLineTokens,
+  PACKET_CLOSE,
+  PACKET_NOTICE,
+  PACKET_OPEN,
+  PACKET_VERSION,
+  renderPacket,
+  type RenderPacketInput,
+} from "../../src/memory/packet";
 import { countTokens } from "../../src/memory/tokens";
 import type { Fact, FactKind, Layer, Origin } from "../../src/schema/memory";
 
@@ -446,6 +455,20 @@ describe("renderPacket properties", () => {
       { numRuns: 200 },
     );
   }, 30_000);
+
+  test("fewestLineTokens never exceeds what a fact's line costs", () => {
+    fc.assert(
+      fc.property(factArb, (f) => {
+        const line = factLine(f);
+        if (line !== undefined) expect(fewestLineTokens(f.fact_text)).toBeLessThanOrEqual(countTokens(`${line}\n`));
+      }),
+      { numRuns: 1000 },
+    );
+    // Close to the count on prose, which is what lets a long fact be passed over uncounted.
+    const prose = "user: I finally went to the pottery class on Saturday, and the teacher said my bowl was the best one yet.";
+    const line = factLine(fact(prose)) ?? "";
+    expect(fewestLineTokens(prose)).toBeGreaterThan(countTokens(`${line}\n`) / 2);
+  });
 
   test("the greedy fill never leaves out a fact that would still have fit", () => {
     // Additivity of line costs makes the selection exactly greedy; check it on budgets tight enough

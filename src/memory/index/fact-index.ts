@@ -1,7 +1,7 @@
 import type { Fact, FactKind, Origin, SubjectType } from "../../schema/memory";
 import { readFactTime } from "../time/query-time";
 import type { LineCosts } from "../packet";
-import { categoryTermsOf } from "../lexicon/lexicon";
+import { categoryTermsOf, MEANING_MAX_TERMS } from "../lexicon/lexicon";
 import { termsOf } from "./terms";
 
 /** A live fact as the index receives it from the database. */
@@ -52,6 +52,13 @@ export interface Postings {
    */
   maxTf: number;
   minLength: number;
+  /**
+   * The postings of the facts short enough to match by meaning (at most MEANING_MAX_TERMS terms),
+   * kept once the list holds a longer fact; absent while every fact in it is short. A match by
+   * meaning walks only these: in a memory of pasted chat turns most facts are long, and walking
+   * their postings for a word that gives them nothing was a third of a search's postings.
+   */
+  short?: Postings;
 }
 
 /** A distinct subject string and its terms, to tell when a query names it. */
@@ -174,6 +181,13 @@ export class FactIndex implements FactColumns {
   /** Ordinals of each end user's facts (dead ones included until compaction). */
   readonly endUserFacts: number[][] = [];
   readonly pinned = new Set<number>();
+  /**
+   * Ordinals by observation, oldest first (recorded time, then id), dead ones included: what a
+   * query without terms lists, newest first, without ranking every fact. Extended while facts
+   * arrive in order (the usual case: a fact is observed when taught); another arrival or a
+   * compaction drops it, and the next such query sorts again.
+   */
+  private recency: number[] | null = null;
   private readonly ordinalOf = new Map<string, number>();
   private readonly subjectIds = new Map<string, number>();
   private readonly endUserIds = new Map<string, number>();
@@ -221,6 +235,26 @@ export class FactIndex implements FactColumns {
     for (const category of categories) tf.set(category, 1);
     for (const [term, n] of tf) this.post(term, ord, n);
     this.append(this.subjects[this.subjectOf[ord]!]!.facts, ord, 1);
+    const recency = this.recency;
+    if (recency !== null && (recency.length === 0 || this.observedBefore(recency[recency.length - 1]!, ord))) recency.push(ord);
+    else this.recency = null;
+  }
+
+  /** Ordinals by observation, oldest first, dead ones included (see `recency`). */
+  byRecency(): readonly number[] {
+    if (this.recency === null) {
+      const order: number[] = [];
+      for (let ord = 0; ord < this.count; ord++) if ((this.flags[ord]! & LIVE) !== 0) order.push(ord);
+      this.recency = order.sort((a, b) => (this.observedBefore(a, b) ? -1 : 1));
+    }
+    return this.recency;
+  }
+
+  /** Fact `a` was observed before fact `b`: earlier recorded time, then the smaller id (SQL's order, "C" collation). */
+  observedBefore(a: number, b: number): boolean {
+    const ra = this.recordedAt[a]!;
+    const rb = this.recordedAt[b]!;
+    return ra !== rb ? ra < rb : this.ids[a]! < this.ids[b]!;
   }
 
   /**
@@ -256,6 +290,8 @@ export class FactIndex implements FactColumns {
       index.postingBytes += subject.facts.data.byteLength;
     });
     for (let i = 0; i < parts.terms.length; i++) index.adoptPostings(parts.terms[i]!, parts.postings[i]!);
+    // Derived, not stored: one pass over the postings.
+    for (const p of parts.postings) index.deriveShort(p);
     if (index.postings.size !== parts.terms.length || ![...index.postings.values(), ...parts.subjects.map((s) => s.facts)].every(inRange)) return null;
     return index;
   }
@@ -289,9 +325,12 @@ export class FactIndex implements FactColumns {
     this.totalLength -= this.lengthOf[ord]!;
     this.subjects[this.subjectOf[ord]!]!.facts.df -= 1;
     const { terms, categories } = factTerms(this.subjects[this.subjectOf[ord]!]!.name, this.texts[ord]!);
+    const short = this.lengthOf[ord]! <= MEANING_MAX_TERMS;
     for (const term of new Set([...terms, ...categories])) {
       const p = this.postings.get(term);
-      if (p) p.df -= 1;
+      if (p === undefined) continue;
+      p.df -= 1;
+      if (short && p.short !== undefined) p.short.df -= 1;
     }
     if (this.count - this.live > Math.max(DEAD_MIN, this.count * DEAD_SHARE)) this.compact();
   }
@@ -343,7 +382,37 @@ export class FactIndex implements FactColumns {
   }
 
   private post(term: string, ord: number, tf: number): void {
-    this.append(this.postings.get(term) ?? this.adoptPostings(term, newPostings()), ord, tf);
+    const p = this.postings.get(term) ?? this.adoptPostings(term, newPostings());
+    if (this.lengthOf[ord]! > MEANING_MAX_TERMS) {
+      if (p.short === undefined) p.short = this.copyPostings(p);
+    } else if (p.short !== undefined) this.append(p.short, ord, tf);
+    this.append(p, ord, tf);
+  }
+
+  /** Sets `p.short` from `p` when it holds a fact too long to match by meaning. */
+  private deriveShort(p: Postings): void {
+    const lengthOf = this.lengthOf;
+    let kept = 0;
+    for (let i = 0; i < p.size; i++) if (lengthOf[p.data[i]! >>> TF_BITS]! <= MEANING_MAX_TERMS) kept += 1;
+    if (kept === p.size) return;
+    const short: Postings = { data: new Uint32Array(Math.max(2, kept)), size: 0, df: 0, maxTf: 0, minLength: 0xffff };
+    for (let i = 0; i < p.size; i++) {
+      const packed = p.data[i]!;
+      const ord = packed >>> TF_BITS;
+      if (lengthOf[ord]! > MEANING_MAX_TERMS) continue;
+      short.data[short.size++] = packed;
+      short.maxTf = Math.max(short.maxTf, packed & TF_MAX);
+      short.minLength = Math.min(short.minLength, lengthOf[ord]!);
+    }
+    // A restored index holds live facts only.
+    short.df = short.size;
+    p.short = short;
+    this.postingBytes += short.data.byteLength + POSTINGS_OVERHEAD;
+  }
+
+  private copyPostings(p: Postings): Postings {
+    this.postingBytes += p.data.byteLength + POSTINGS_OVERHEAD;
+    return { data: p.data.slice(), size: p.size, df: p.df, maxTf: p.maxTf, minLength: p.minLength };
   }
 
   /** Enters a new term into the lexicon with its postings. */
@@ -430,6 +499,7 @@ export class FactIndex implements FactColumns {
    * in place, terms no live fact holds leave the lexicon. Costs one pass over the postings.
    */
   compact(): void {
+    this.recency = null;
     const remap = new Int32Array(this.count).fill(-1);
     let next = 0;
     for (let ord = 0; ord < this.count; ord++) {
@@ -462,6 +532,7 @@ export class FactIndex implements FactColumns {
         continue;
       }
       this.renumber(p, remap);
+      if (p.short !== undefined) this.renumber(p.short, remap);
       this.stringBytes += 2 * term.length + 64;
     }
     for (const subject of this.subjects) this.renumber(subject.facts, remap);

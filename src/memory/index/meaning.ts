@@ -1,4 +1,4 @@
-import { CATEGORY_PREFIX, lexicon } from "../lexicon/lexicon";
+import { CATEGORY_PREFIX, lexicon, MEANING_MAX_TERMS } from "../lexicon/lexicon";
 import { type FactIndex, idfOf, type Postings } from "./fact-index";
 import type { RankingParams } from "./ranking";
 
@@ -8,6 +8,7 @@ export interface MeaningMatch {
   term: string;
   via: "neighbour" | "category";
   similarity: number;
+  /** The facts to walk: the term's postings, or only its short facts' when nothing longer can score by meaning. */
   postings: Postings;
   /** What one occurrence weighs in place of the query word's IDF: similarity², the smaller IDF of the two, the signal's weights. */
   idf: number;
@@ -25,7 +26,10 @@ export function meaningMatches(index: FactIndex, word: string, wordIdf: number, 
   const consider = (term: string, indexTerm: string, via: MeaningMatch["via"], similarity: number, factor: number): void => {
     const postings = index.postings.get(indexTerm);
     if (postings === undefined || postings.df <= 0 || known.includes(indexTerm)) return;
-    found.push({ term, via, similarity, postings, idf: p.meaning * factor * similarity * similarity * Math.min(wordIdf, idfOf(n, postings.df)) });
+    const idf = p.meaning * factor * similarity * similarity * Math.min(wordIdf, idfOf(n, postings.df));
+    // Only facts of at most MEANING_MAX_TERMS terms get anything by meaning (RankingParams.meaningMaxLength).
+    const walked = p.meaningMaxLength <= MEANING_MAX_TERMS ? (postings.short ?? postings) : postings;
+    found.push({ term, via, similarity, postings: walked, idf });
   };
   consider(word, CATEGORY_PREFIX + word, "category", p.category, 1);
   const common = lexicon().rankOf(word) < p.commonWords;

@@ -719,6 +719,10 @@ export function recentFacts(index: FactIndex, filter: ReadFilter, options: RankO
   };
   if (options.onlyEndUser === true) {
     for (const ord of filter.endUser >= 0 ? (index.endUserFacts[filter.endUser] ?? []) : []) consider(ord);
+  } else if (lift === null) {
+    // Newest first until the limit is reached: the cost follows the limit, not the workspace.
+    const order = index.byRecency();
+    for (let i = order.length - 1; i >= 0 && top.items.length < options.limit; i--) consider(order[i]!);
   } else {
     for (let ord = 0; ord < index.count; ord++) consider(ord);
   }

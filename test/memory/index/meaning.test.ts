@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { FactIndex, type IndexedFact } from "../../../src/memory/index/fact-index";
+import { CATEGORY_PREFIX } from "../../../src/memory/lexicon/lexicon";
 import { planQuery, RANKING, rankFacts, readFilter, type RankingParams } from "../../../src/memory/index/ranking";
 import type { ScoreExplanation } from "../../../src/schema/memory";
 import { indexedFact, NOW } from "./support";
@@ -126,6 +127,39 @@ describe("the top k stays exact with matches by meaning", () => {
           const plan = planQuery(index, query.join(" "));
           const rank = (k: number): string[] => rankFacts(index, plan, everyone(index), { limit: k, now: NOW }).map((ord) => index.ids[ord]!);
           expect(rank(limit)).toEqual(rank(facts.length + 1).slice(0, limit));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test("in a workspace of long facts, walking only the short facts' postings ranks as walking them all", () => {
+    // A long fact (past MEANING_MAX_TERMS) gets nothing by meaning, so a match by meaning walks
+    // only the short facts' postings; the old walk over every posting is the reference.
+    const FILLER = Array.from({ length: 90 }, (_, i) => `filler${i}`).join(" ");
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 60 }), fc.boolean()), {
+          minLength: 20,
+          maxLength: 120,
+        }),
+        fc.array(fc.constantFrom(...QUERY_WORDS), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(1, 3, 10, 25),
+        (rows, query, limit) => {
+          const index = new FactIndex();
+          for (const [words, days, long] of rows) {
+            index.add(indexedFact(`${words.join(" ")}${long ? ` ${FILLER}` : ""}.`, { recordedAt: NOW - days * 86_400_000 }));
+          }
+          const plan = planQuery(index, query.join(" "));
+          const walkingAll = {
+            ...plan,
+            groups: plan.groups.map((g) => ({
+              ...g,
+              meaning: g.meaning.map((m) => ({ ...m, postings: index.postings.get(m.via === "category" ? `${CATEGORY_PREFIX}${m.term}` : m.term)! })),
+            })),
+          };
+          const rank = (k: number, p = plan): string[] => rankFacts(index, p, everyone(index), { limit: k, now: NOW }).map((ord) => index.ids[ord]!);
+          expect(rank(limit)).toEqual(rank(index.count + 1, walkingAll).slice(0, limit));
         },
       ),
       { numRuns: 300 },

@@ -280,6 +280,8 @@ describeEachDb("search index against the SQL visibility predicate (property)", (
             expect(sorted(ranked)).toEqual(expectedSet);
             // The latest facts: the same set, in the same order as SQL's (recorded time, then id).
             expect(ids(recentFacts(index, filter, { limit: index.count + 1 }))).toEqual(expected);
+            // A smaller limit walks the newest facts only, and lists the same head.
+            expect(ids(recentFacts(index, filter, { limit: 3 }))).toEqual(expected.slice(0, 3));
             // The pinned core.
             expect(ids(pinnedFacts(index, filter, index.count + 1))).toEqual(rows.filter((r) => r.pinned).map((r) => r.id));
             // About the named end user only.
