@@ -32,6 +32,9 @@ const factsImport: Command = (args, config, io) =>
     bar?.stop();
     // A bulk load changes the facts table's shape: give the planner statistics of what is there now.
     await refreshStatistics(db, ["facts", "end_users", "fact_sequences"]);
+    // And the search index's snapshot, so the first search after it reads one row.
+    const { snapshotWorkspace } = await import("../memory/index/registry");
+    const snapshot = result.created > 0 ? await snapshotWorkspace(db, workspace.id) : null;
     for (const r of result.rejected) process.stderr.write(`line ${r.line}: ${r.reason} (skipped)\n`);
     const summary = {
       lines: result.lines,
@@ -44,7 +47,8 @@ const factsImport: Command = (args, config, io) =>
     else {
       io.out(
         `imported ${file} into ${workspace.slug}: ${summary.created} created, ${summary.superseded} superseded, ` +
-          `${summary.skipped} duplicates skipped, ${summary.rejected} bad lines rejected`,
+          `${summary.skipped} duplicates skipped, ${summary.rejected} bad lines rejected` +
+          (snapshot?.written === true ? `; search index snapshot stored (${snapshot.facts} facts)` : ""),
       );
     }
   });

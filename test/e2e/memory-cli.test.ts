@@ -108,6 +108,11 @@ describe("facts import / export / pin and end-users forget (binary, embedded)", 
       const exported = lines(await cliOk(["facts", "export", "--workspace", workspace, ...db]));
       expect(exported.map((f) => f.text).sort()).toEqual([...texts].sort());
     }
+    // A bulk load ends by storing the workspace's search index, so the first search reads one row.
+    await cliOk(["workspaces", "create", "bulk-text", ...db]);
+    const told = await cliOk(["facts", "import", file, "--workspace", "bulk-text", ...db]);
+    expect(told).toContain(`${count} created`);
+    expect(told).toContain(`search index snapshot stored (${count} facts)`);
   }, 120_000);
 
   test("pin/unpin a fact; unknown fact is an error; forget deletes everything about an end user", async () => {

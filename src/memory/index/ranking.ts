@@ -346,6 +346,61 @@ class TopK {
   }
 }
 
+/**
+ * Cursor indices ordered by the ordinal each is on (`current`), the smallest on top: which
+ * cursors hold the next fact, without looking at every cursor for every fact.
+ */
+class CursorHeap {
+  private readonly items: Int32Array;
+  size = 0;
+
+  constructor(private readonly current: Int32Array) {
+    this.items = new Int32Array(current.length);
+  }
+
+  top(): number {
+    return this.items[0]!;
+  }
+
+  push(cursor: number): void {
+    const { items, current } = this;
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (current[items[parent]!]! <= current[cursor]!) break;
+      items[i] = items[parent]!;
+      i = parent;
+    }
+    items[i] = cursor;
+  }
+
+  pop(): void {
+    this.size -= 1;
+    if (this.size > 0) {
+      this.items[0] = this.items[this.size]!;
+      this.settleTop();
+    }
+  }
+
+  /** Restores the order after the top cursor moved on to a later ordinal. */
+  settleTop(): void {
+    const { items, current, size } = this;
+    const cursor = items[0]!;
+    const key = current[cursor]!;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const child = right < size && current[items[right]!]! < current[items[left]!]! ? right : left;
+      if (current[items[child]!]! >= key) break;
+      items[i] = items[child]!;
+      i = child;
+    }
+    items[i] = cursor;
+  }
+}
+
 /** One query term's postings as the ranking walks them. */
 interface Cursor {
   data: Uint32Array;
@@ -440,9 +495,12 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
     }
   }
   cursors.sort((a, b) => a.bound - b.bound);
-  // upTo[i]: the most terms 0..i can give together.
+  // upTo[i]: the most terms 0..i can give together; upToByWord[i], the most they can give a fact
+  // too long to match by meaning (its matches by meaning give it nothing).
   const upTo: number[] = [];
+  const upToByWord: number[] = [];
   cursors.reduce((sum, c, i) => (upTo[i] = sum + c.bound), 0);
+  cursors.reduce((sum, c, i) => (upToByWord[i] = sum + (c.meaning ? 0 : c.bound)), 0);
   const now = options.now ?? Date.now();
   const recencyMs = p.recencyDays * 86_400_000;
   const timed = plan.time.windows.length > 0;
@@ -551,9 +609,11 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   /** Scores a fact from `sum` (what the cursors from `below` up gave, in `gains`) by looking up the rest; -Infinity when it cannot be kept. */
   const complete = (ord: number, sum: number, below: number, norm: number, from: Int32Array): number => {
     const extra = extraOf(ord);
+    const long = norm > meaningNormCut;
+    const bounds = long ? upToByWord : upTo;
     for (let i = below - 1; i >= 0; i--) {
-      if (sum + upTo[i]! + extra + EPSILON < threshold) return Number.NEGATIVE_INFINITY;
-      const g = lookUp(i, ord, norm, from);
+      if (sum + bounds[i]! + extra + EPSILON < threshold) return Number.NEGATIVE_INFINITY;
+      const g = long && meaningGroup[i]! >= 0 ? 0 : lookUp(i, ord, norm, from);
       gains[i] = g;
       sum += g;
     }
@@ -602,33 +662,46 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
     }
   }
+  // The walk after the head start: gains were written for every cursor; from here on a cursor at
+  // or above `essential` holds a gain only while its fact is being scored.
+  gains.fill(0);
+  const byOrdinal = new CursorHeap(current);
+  for (let i = essential; i < n; i++) if (current[i] !== NONE) byOrdinal.push(i);
+  const moved = new Int32Array(n);
   for (;;) {
-    let ord = NONE;
-    for (let i = essential; i < n; i++) if (current[i]! < ord) ord = current[i]!;
-    if (ord === NONE) break;
+    // A cursor that stopped proposing facts leaves the heap when it comes to the top.
+    while (byOrdinal.size > 0 && byOrdinal.top() < essential) byOrdinal.pop();
+    if (byOrdinal.size === 0) break;
+    const ord = current[byOrdinal.top()]!;
     const norm = normOf(ord);
     let sum = 0;
-    // Every cursor's gain is written (0 where the fact is not in its list): the cursors below
-    // `essential` are written by complete(), so nothing of the previous fact is left over.
-    for (let i = essential; i < n; i++) {
-      if (current[i] !== ord) {
-        gains[i] = 0;
+    let movedCount = 0;
+    // Only the cursors on this fact are touched: the heap hands them over in log time each,
+    // where a scan of every essential cursor per fact cost most of a long query's walk.
+    while (byOrdinal.size > 0 && current[byOrdinal.top()] === ord) {
+      const i = byOrdinal.top();
+      if (i < essential) {
+        byOrdinal.pop();
         continue;
       }
       const list = data[i]!;
       const j = at[i]!;
       gains[i] = gain(i, list[j]!, norm);
       sum += gains[i]!;
+      moved[movedCount++] = i;
       at[i] = j + 1;
       current[i] = j + 1 < size[i]! ? list[j + 1]! >>> TF_BITS : NONE;
+      if (current[i] === NONE) byOrdinal.pop();
+      else byOrdinal.settleTop();
     }
-    if (doneIn[ord] === epoch) continue;
-    // Most facts cannot reach the kept ones even with every other term and signal at its best.
-    if (sum + (essential > 0 ? upTo[essential - 1]! : 0) + extraBound + EPSILON < threshold) continue;
-    // The one place a fact becomes a candidate: the caller's visibility and options decide.
-    if (!accepts(ord)) continue;
-    const total = complete(ord, sum, essential, norm, at);
-    if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
+    // Most facts cannot reach the kept ones even with every other term and signal at its best;
+    // the one place a fact becomes a candidate: the caller's visibility and options decide.
+    const rest = essential === 0 ? 0 : (norm > meaningNormCut ? upToByWord : upTo)[essential - 1]!;
+    if (doneIn[ord] !== epoch && sum + rest + extraBound + EPSILON >= threshold && accepts(ord)) {
+      const total = complete(ord, sum, essential, norm, at);
+      if (total !== Number.NEGATIVE_INFINITY) keepIfBetter(ord, total);
+    }
+    for (let k = 0; k < movedCount; k++) gains[moved[k]!] = 0;
   }
   return finish(top.sorted());
 

@@ -262,3 +262,17 @@ function applyChanges(index: FactIndex, changes: FactChanges): void {
   for (const id of changes.removals) index.remove(id);
   index.seq = changes.head.seq;
 }
+
+/**
+ * Builds a workspace's index from its facts and stores it as the workspace's snapshot, waiting for
+ * the write: the end of a bulk load (`facts import`), so that the first search of any instance
+ * afterwards reads one row instead of tokenising every fact (68,000 chat turns: seconds). A
+ * workspace too small for a snapshot (`snapshotMinFacts`) gets none. Returns the facts indexed and
+ * whether a snapshot was stored (a concurrent delete refuses it; the next read builds and writes one).
+ */
+export async function snapshotWorkspace(db: Db, workspaceId: string, log: Logger | null = null): Promise<{ facts: number; written: boolean }> {
+  const indexes = new FactIndexes(db, Number.POSITIVE_INFINITY, { log });
+  const index = await indexes.read(workspaceId, null);
+  await indexes.settle();
+  return { facts: index.live, written: indexes.stats().snapshotWrites > 0 };
+}

@@ -11,7 +11,9 @@ import { forgetEndUser, setPinned } from "../../../src/memory/admin";
 import { pruneTombstones, readFactHead } from "../../../src/memory/changes";
 import type { FactIndex } from "../../../src/memory/index/fact-index";
 import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "../../../src/memory/index/ranking";
-import { FactIndexes } from "../../../src/memory/index/registry";
+import { FactIndexes, snapshotWorkspace } from "../../../src/memory/index/registry";
+import { SNAPSHOT_FORMAT } from "../../../src/memory/index/snapshot";
+import { readIndexSnapshot } from "../../../src/memory/index-snapshots";
 import { searchFacts } from "../../../src/memory/search";
 import { visibleFacts, type Visibility } from "../../../src/memory/visibility";
 import { uniqueSlug } from "../../helpers/app";
@@ -106,6 +108,22 @@ function withHeldAnswers(db: Db): { db: Db; hold(): { reached: Promise<void>; re
 }
 
 describeEachDb("FactIndexes", (get, kind) => {
+  test("snapshotWorkspace stores the index a bulk load made, and the next cold read starts from it", async () => {
+    const { db } = get();
+    const ws = await workspaceWith(db, 300, "bulk");
+    const small = await workspaceWith(db, 10, "few");
+    expect(await snapshotWorkspace(db, ws.id)).toEqual({ facts: 303, written: true });
+    // Below the snapshot threshold, nothing is stored: reading its facts is as quick.
+    expect(await snapshotWorkspace(db, small.id)).toEqual({ facts: 13, written: false });
+    const head = await readFactHead(db, ws.id);
+    const stored = await readIndexSnapshot(db, ws.id, SNAPSHOT_FORMAT);
+    expect(stored?.seq).toBe(head!.seq);
+    const cold = new FactIndexes(db, BIG);
+    const fromSnapshot = await cold.read(ws.id, null);
+    expect(cold.stats()).toMatchObject({ builds: 1, snapshotBuilds: 1 });
+    expect(snapshot(fromSnapshot)).toEqual(snapshot(await new FactIndexes(db, BIG, { snapshotMinFacts: Number.POSITIVE_INFINITY }).read(ws.id, null)));
+  });
+
   test("a 1-byte budget keeps only the index just read; reading an evicted workspace rebuilds it identically", async () => {
     const { db } = get();
     const wss = [await workspaceWith(db, 30, "alpha"), await workspaceWith(db, 12, "bravo"), await workspaceWith(db, 20, "charlie")];
