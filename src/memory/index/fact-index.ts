@@ -3,6 +3,7 @@ import { readFactTime } from "../time/query-time";
 import type { LineCosts } from "../packet";
 import { categoryTermsOf, MEANING_MAX_TERMS } from "../lexicon/lexicon";
 import { termsOf } from "./terms";
+import { TextArena } from "./text-arena";
 
 /** A live fact as the index receives it from the database. */
 export interface IndexedFact {
@@ -86,6 +87,8 @@ export const FACT_COLUMNS = {
   aboutTo: Float64Array,
   lengthOf: Uint16Array,
   lineTokens: Uint16Array,
+  textStart: Float64Array,
+  textLength: Uint32Array,
 } as const;
 export type FactColumnName = keyof typeof FACT_COLUMNS;
 export type FactColumns = { [K in FactColumnName]: InstanceType<(typeof FACT_COLUMNS)[K]> };
@@ -102,7 +105,8 @@ export function setColumn<K extends FactColumnName>(target: FactColumns, name: K
  */
 export interface IndexParts extends FactColumns {
   ids: string[];
-  texts: string[];
+  /** The texts, UTF-8, in ordinal order (see TextArena). */
+  textBytes: Uint8Array;
   subjects: { name: string; facts: Postings }[];
   endUsers: string[];
   terms: string[];
@@ -148,7 +152,8 @@ export class FactIndex implements FactColumns {
   /** Sum of the term counts of live facts (BM25's average length). */
   totalLength = 0;
   ids: string[] = [];
-  texts: string[] = [];
+  /** The fact texts; `text(ord)` reads one. */
+  private arena = new TextArena();
   subjectOf = new Int32Array(0);
   /** Index into `endUsers`, or -1 for a fact about no end user. */
   endUserOf = new Int32Array(0);
@@ -171,6 +176,9 @@ export class FactIndex implements FactColumns {
    * never changes (a changed fact is re-added), and counting is most of a packet's CPU.
    */
   lineTokens = new Uint16Array(0);
+  /** Where the fact's text is in the arena: byte offset and UTF-8 length. */
+  textStart = new Float64Array(0);
+  textLength = new Uint32Array(0);
   readonly postings = new Map<string, Postings>();
   /** Terms by their first two characters: the lexicon slice prefix and typo expansion search. */
   readonly termsByPrefix = new Map<string, string[]>();
@@ -202,7 +210,9 @@ export class FactIndex implements FactColumns {
     const ord = this.count++;
     const { terms, categories } = factTerms(fact.subject, fact.text);
     this.ids[ord] = fact.id;
-    this.texts[ord] = fact.text;
+    const stored = this.arena.append(fact.text);
+    this.textStart[ord] = stored.start;
+    this.textLength[ord] = stored.length;
     this.ordinalOf.set(fact.id, ord);
     this.subjectOf[ord] = this.subjectId(fact.subject);
     this.lengthOf[ord] = Math.min(terms.length, 0xffff);
@@ -228,7 +238,7 @@ export class FactIndex implements FactColumns {
     this.lineTokens[ord] = 0;
     this.live += 1;
     this.totalLength += this.lengthOf[ord]!;
-    this.stringBytes += 2 * (fact.id.length + fact.text.length);
+    this.stringBytes += 2 * fact.id.length;
 
     const tf = new Map<string, number>();
     for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
@@ -264,22 +274,23 @@ export class FactIndex implements FactColumns {
   static restore(parts: IndexParts): FactIndex | null {
     const index = new FactIndex();
     const count = parts.ids.length;
-    if (parts.texts.length !== count || FACT_COLUMN_NAMES.some((name) => parts[name].length !== count)) return null;
+    if (FACT_COLUMN_NAMES.some((name) => parts[name].length !== count)) return null;
     for (const subject of parts.subjects) index.subjectId(subject.name);
     for (const endUser of parts.endUsers) index.endUserId(endUser);
     if (index.subjects.length !== parts.subjects.length || index.endUsers.length !== parts.endUsers.length) return null;
     index.count = count;
     index.live = count;
     index.ids = parts.ids;
-    index.texts = parts.texts;
+    index.arena = new TextArena(parts.textBytes, parts.textBytes.length);
     for (const name of FACT_COLUMN_NAMES) setColumn(index, name, parts[name]);
     for (let ord = 0; ord < count; ord++) {
       const subject = parts.subjectOf[ord]!;
       const endUser = parts.endUserOf[ord]!;
       if ((parts.flags[ord]! & LIVE) === 0 || subject < 0 || subject >= parts.subjects.length || endUser < -1 || endUser >= parts.endUsers.length) return null;
+      if (parts.textStart[ord]! + parts.textLength[ord]! > parts.textBytes.length) return null;
       index.ordinalOf.set(parts.ids[ord]!, ord);
       index.totalLength += parts.lengthOf[ord]!;
-      index.stringBytes += 2 * (parts.ids[ord]!.length + parts.texts[ord]!.length);
+      index.stringBytes += 2 * parts.ids[ord]!.length;
       if (endUser >= 0) index.endUserFacts[endUser]!.push(ord);
       if (parts.flags[ord]! & PINNED) index.pinned.add(ord);
     }
@@ -306,7 +317,7 @@ export class FactIndex implements FactColumns {
     return {
       ...columns,
       ids: this.ids.slice(0, n),
-      texts: this.texts.slice(0, n),
+      textBytes: this.arena.bytes.subarray(0, this.arena.used),
       subjects: this.subjects.map((s) => ({ name: s.name, facts: s.facts })),
       endUsers: [...this.endUsers],
       terms,
@@ -324,7 +335,7 @@ export class FactIndex implements FactColumns {
     this.live -= 1;
     this.totalLength -= this.lengthOf[ord]!;
     this.subjects[this.subjectOf[ord]!]!.facts.df -= 1;
-    const { terms, categories } = factTerms(this.subjects[this.subjectOf[ord]!]!.name, this.texts[ord]!);
+    const { terms, categories } = factTerms(this.subjects[this.subjectOf[ord]!]!.name, this.text(ord));
     const short = this.lengthOf[ord]! <= MEANING_MAX_TERMS;
     for (const term of new Set([...terms, ...categories])) {
       const p = this.postings.get(term);
@@ -353,6 +364,11 @@ export class FactIndex implements FactColumns {
     },
   };
 
+  /** The text of the fact at an ordinal. */
+  text(ord: number): string {
+    return this.arena.text(this.textStart[ord]!, this.textLength[ord]!);
+  }
+
   /** The end user's index, or -2 when no fact of this workspace is about them. */
   endUserIndex(id: string): number {
     return this.endUserIds.get(id) ?? -2;
@@ -362,7 +378,7 @@ export class FactIndex implements FactColumns {
   factAt(ord: number): Fact {
     return {
       fact_id: this.ids[ord]!,
-      fact_text: this.texts[ord]!,
+      fact_text: this.text(ord),
       kind: KINDS[this.kindOf[ord]!]!,
       origin: ORIGINS[this.originOf[ord]!]!,
       subject: this.subjects[this.subjectOf[ord]!]!.name,
@@ -377,8 +393,8 @@ export class FactIndex implements FactColumns {
    * memory budget; bench/ measures the real figure.
    */
   bytes(): number {
-    const perOrdinal = 4 + 4 + 1 + 1 + 1 + 4 + 8 + 8 + 2 + 2 + 16 /* ids/texts slots */ + 64; /* ordinal map entry */
-    return this.flags.length * perOrdinal + this.postingBytes + this.stringBytes + this.subjects.length * 128;
+    const perOrdinal = 4 + 4 + 1 + 1 + 1 + 4 + 8 + 8 + 8 + 8 + 2 + 2 + 8 + 4 + 8 /* ids slot */ + 64; /* ordinal map entry */
+    return this.flags.length * perOrdinal + this.postingBytes + this.stringBytes + this.arena.bytes.length + this.subjects.length * 128;
   }
 
   private post(term: string, ord: number, tf: number): void {
@@ -505,10 +521,7 @@ export class FactIndex implements FactColumns {
     for (let ord = 0; ord < this.count; ord++) {
       if ((this.flags[ord]! & LIVE) === 0) continue;
       remap[ord] = next;
-      if (next !== ord) {
-        this.ids[next] = this.ids[ord]!;
-        this.texts[next] = this.texts[ord]!;
-      }
+      if (next !== ord) this.ids[next] = this.ids[ord]!;
       next += 1;
     }
     // Column by column, one tight loop each; a fact only moves down, so one ascending pass is safe.
@@ -518,12 +531,14 @@ export class FactIndex implements FactColumns {
     }
     this.flags.fill(0, next, this.count);
     this.ids.length = next;
-    this.texts.length = next;
     this.count = next;
+    this.arena = this.arena.compacted(this.textStart, this.textLength, next, (ord, start) => {
+      this.textStart[ord] = start;
+    });
     this.stringBytes = 0;
     for (let ord = 0; ord < next; ord++) {
       this.ordinalOf.set(this.ids[ord]!, ord);
-      this.stringBytes += 2 * (this.ids[ord]!.length + this.texts[ord]!.length);
+      this.stringBytes += 2 * this.ids[ord]!.length;
     }
     this.postingBytes = 0;
     for (const [term, p] of this.postings) {

@@ -733,7 +733,7 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
         else if (c.meaning) parts.meaning.push({ query_term: c.word, fact_term: c.term, via: c.via!, similarity: round(c.similarity), score: round(gain) });
         else parts.words.push({ query_term: c.word, fact_term: c.term, score: round(gain) });
       });
-      parts.phrasing = ranked.indexOf(ord) < p.rerankDepth && plan.trigrams !== null ? p.phrasing * plan.trigrams.shareIn(index.texts[ord]!) : 0;
+      parts.phrasing = ranked.indexOf(ord) < p.rerankDepth && plan.trigrams !== null ? p.phrasing * plan.trigrams.shareIn(index.text(ord)) : 0;
       parts.score += parts.phrasing;
       explain.set(ord, roundParts(parts));
     }
@@ -762,7 +762,7 @@ function rescore(index: FactIndex, plan: QueryPlan, p: RankingParams, ranked: nu
   if (plan.trigrams === null || p.phrasing === 0) return ranked.slice(0, limit);
   const head = ranked.slice(0, p.rerankDepth);
   const final = new Map<number, number>();
-  for (const ord of head) final.set(ord, score[ord]! + p.phrasing * plan.trigrams.shareIn(index.texts[ord]!));
+  for (const ord of head) final.set(ord, score[ord]! + p.phrasing * plan.trigrams.shareIn(index.text(ord)));
   head.sort((a, b) => (better(index, final, a, b) ? -1 : 1));
   return [...head, ...ranked.slice(p.rerankDepth)].slice(0, limit);
 }

@@ -7,13 +7,14 @@ import * as timeWords from "../time/words";
 /**
  * A workspace's index as bytes, so a cold start reads one row and copies arrays instead of reading
  * every fact and tokenising it again. The layout is the index's own: per-fact columns as typed
- * arrays, strings as UTF-8 with their UTF-16 lengths, postings as one array with per-term sizes.
+ * arrays, strings as UTF-8 with their UTF-16 lengths, the fact texts as the index's own UTF-8
+ * buffer, postings as one array with per-term sizes.
  * Sections are aligned to 8 bytes so each array is read with one copy. Little-endian, as every
  * platform the binary is built for.
  */
 
 /** Bump when the layout below or what `FactIndex.add` derives from a fact changes. */
-const LAYOUT = 4;
+const LAYOUT = 5;
 const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 
 /**
@@ -189,7 +190,9 @@ export function encodeIndex(index: FactIndex): Uint8Array | null {
   const parts = index.parts();
   const w = new Writer();
   w.u32s(MAGIC, LAYOUT, parts.ids.length, parts.subjects.length, parts.endUsers.length, parts.terms.length);
-  if (!w.strings(parts.ids) || !w.strings(parts.texts)) return null;
+  if (!w.strings(parts.ids)) return null;
+  w.u32s(parts.textBytes.length);
+  w.column(parts.textBytes);
   for (const name of FACT_COLUMN_NAMES) w.column(parts[name]);
   if (!w.strings(parts.subjects.map((s) => s.name))) return null;
   w.postings(parts.subjects.map((s) => s.facts));
@@ -205,7 +208,7 @@ export function decodeIndex(bytes: Uint8Array): FactIndex | null {
     const [magic, layout, count = 0, subjectCount = 0, endUserCount = 0, termCount = 0] = r.column(Uint32Array, 6);
     if (magic !== MAGIC || layout !== LAYOUT) return null;
     const ids = r.strings(count);
-    const texts = r.strings(count);
+    const textBytes = r.column(Uint8Array, r.u32());
     const columns = {} as FactColumns;
     for (const name of FACT_COLUMN_NAMES) {
       const Type = FACT_COLUMNS[name];
@@ -217,7 +220,7 @@ export function decodeIndex(bytes: Uint8Array): FactIndex | null {
     const terms = r.strings(termCount);
     const postings = r.postings(termCount);
     const subjects = subjectNames.map((name, i) => ({ name, facts: subjectFacts[i]! }));
-    const parts: IndexParts = { ...columns, ids, texts, subjects, endUsers, terms, postings };
+    const parts: IndexParts = { ...columns, ids, textBytes, subjects, endUsers, terms, postings };
     return r.atEnd() ? FactIndex.restore(parts) : null;
   } catch (error) {
     if (error instanceof Malformed || error instanceof TypeError || error instanceof RangeError) return null;

@@ -16,13 +16,13 @@ function indexOf(texts: readonly string[]): FactIndex {
 const everyone = (index: FactIndex) => readFilter(index, { endUserId: null, audience: "internal", kinds: null });
 
 function ranked(index: FactIndex, query: string, params: RankingParams = RANKING, limit = 20): string[] {
-  return rankFacts(index, planQuery(index, query, params), everyone(index), { limit, now: NOW, params }).map((ord) => index.texts[ord]!);
+  return rankFacts(index, planQuery(index, query, params), everyone(index), { limit, now: NOW, params }).map((ord) => index.text(ord));
 }
 
 function explained(index: FactIndex, query: string): { text: string; explanation: ScoreExplanation }[] {
   const explain = new Map<number, ScoreExplanation>();
   const ords = rankFacts(index, planQuery(index, query), everyone(index), { limit: 20, now: NOW, explain });
-  return ords.map((ord) => ({ text: index.texts[ord]!, explanation: explain.get(ord)! }));
+  return ords.map((ord) => ({ text: index.text(ord), explanation: explain.get(ord)! }));
 }
 
 const WORKSPACE = [

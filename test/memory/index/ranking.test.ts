@@ -36,7 +36,7 @@ const filterFor = (
 ): ReadFilter => readFilter(index, { endUserId: v.endUserId ?? null, audience: v.audience ?? "internal", kinds: v.kinds ?? null });
 
 function ranked(index: FactIndex, query: string, options: Partial<RankOptions> = {}, filter = filterFor(index)): string[] {
-  return rankFacts(index, planQuery(index, query), filter, { limit: 100, now: NOW, ...options }).map((ord) => index.texts[ord]!);
+  return rankFacts(index, planQuery(index, query), filter, { limit: 100, now: NOW, ...options }).map((ord) => index.text(ord));
 }
 
 describe("query planning and expansion", () => {
@@ -231,7 +231,7 @@ describe("filters and options", () => {
     pinned: indexedFact("Zebra support hours are 9 to 5.", { pinned: true }),
   };
   const index = indexOf(Object.values(facts));
-  const texts = (ords: number[]) => ords.map((o) => index.texts[o]!).sort();
+  const texts = (ords: number[]) => ords.map((o) => index.text(o)).sort();
   const all = (f: ReadFilter) => texts(Array.from({ length: index.count }, (_, o) => o).filter((o) => isVisible(index, o, f)));
 
   test("end user facts only for the named end user; external keys lose sensitive, team and inferred facts; kinds", () => {
