@@ -301,9 +301,11 @@ export class FactIndex implements FactColumns {
       index.postingBytes += subject.facts.data.byteLength;
     });
     for (let i = 0; i < parts.terms.length; i++) index.adoptPostings(parts.terms[i]!, parts.postings[i]!);
-    // Derived, not stored: one pass over the postings.
-    for (const p of parts.postings) index.deriveShort(p);
-    if (index.postings.size !== parts.terms.length || ![...index.postings.values(), ...parts.subjects.map((s) => s.facts)].every(inRange)) return null;
+    const shorts = parts.postings.flatMap((p) => (p.short === undefined ? [] : [p.short]));
+    for (const short of shorts) index.postingBytes += short.data.byteLength + POSTINGS_OVERHEAD;
+    if (index.postings.size !== parts.terms.length || ![...index.postings.values(), ...shorts, ...parts.subjects.map((s) => s.facts)].every(inRange)) {
+      return null;
+    }
     return index;
   }
 
@@ -403,27 +405,6 @@ export class FactIndex implements FactColumns {
       if (p.short === undefined) p.short = this.copyPostings(p);
     } else if (p.short !== undefined) this.append(p.short, ord, tf);
     this.append(p, ord, tf);
-  }
-
-  /** Sets `p.short` from `p` when it holds a fact too long to match by meaning. */
-  private deriveShort(p: Postings): void {
-    const lengthOf = this.lengthOf;
-    let kept = 0;
-    for (let i = 0; i < p.size; i++) if (lengthOf[p.data[i]! >>> TF_BITS]! <= MEANING_MAX_TERMS) kept += 1;
-    if (kept === p.size) return;
-    const short: Postings = { data: new Uint32Array(Math.max(2, kept)), size: 0, df: 0, maxTf: 0, minLength: 0xffff };
-    for (let i = 0; i < p.size; i++) {
-      const packed = p.data[i]!;
-      const ord = packed >>> TF_BITS;
-      if (lengthOf[ord]! > MEANING_MAX_TERMS) continue;
-      short.data[short.size++] = packed;
-      short.maxTf = Math.max(short.maxTf, packed & TF_MAX);
-      short.minLength = Math.min(short.minLength, lengthOf[ord]!);
-    }
-    // A restored index holds live facts only.
-    short.df = short.size;
-    p.short = short;
-    this.postingBytes += short.data.byteLength + POSTINGS_OVERHEAD;
   }
 
   private copyPostings(p: Postings): Postings {

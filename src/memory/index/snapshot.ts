@@ -14,7 +14,7 @@ import * as timeWords from "../time/words";
  */
 
 /** Bump when the layout below or what `FactIndex.add` derives from a fact changes. */
-const LAYOUT = 5;
+const LAYOUT = 6;
 const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 
 /**
@@ -41,6 +41,7 @@ const TIME_PROBE = JSON.stringify([
 export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(`${termsOf(PROBE).join(" ")}|${[...STOP_WORDS].join(" ")}|${LEXICON_SHA256}|${TIME_PROBE}`).toString(36)}`;
 
 type Column = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float32Array | Float64Array;
+type ColumnType<T extends Column> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number };
 
 class Writer {
   private readonly chunks: Uint8Array[] = [];
@@ -132,17 +133,23 @@ class Reader {
     return this.column(Uint32Array, 1)[0]!;
   }
 
-  column<T extends Column>(Type: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, n: number): T {
-    return new Type(this.buffer(n * Type.BYTES_PER_ELEMENT));
-  }
-
-  /** The next column's bytes, copied: the index must not keep the whole snapshot alive through a view. */
-  buffer(byteLength: number): ArrayBuffer {
+  /**
+   * The next column, as a view into the snapshot's bytes (copied only when they are not aligned for
+   * the type): nearly all of a snapshot is the index itself (texts, postings, columns), so the index
+   * keeps the bytes instead of copying them while restoring. A view is only read or replaced: a
+   * column or list that grows is copied into a new array.
+   */
+  column<T extends Column>(Type: ColumnType<T>, n: number): T {
+    const byteLength = n * Type.BYTES_PER_ELEMENT;
     if (this.at + byteLength > this.bytes.length) throw new Malformed();
-    const copy = this.bytes.slice(this.at, this.at + byteLength).buffer as ArrayBuffer;
+    const offset = this.bytes.byteOffset + this.at;
+    const column =
+      offset % Type.BYTES_PER_ELEMENT === 0
+        ? new Type(this.bytes.buffer as ArrayBuffer, offset, n)
+        : new Type(this.bytes.slice(this.at, this.at + byteLength).buffer as ArrayBuffer, 0, n);
     this.at += byteLength;
     this.at += (8 - (this.at % 8)) % 8;
-    return copy;
+    return column;
   }
 
   strings(n: number): string[] {
@@ -198,10 +205,17 @@ export function encodeIndex(index: FactIndex): Uint8Array | null {
   w.postings(parts.subjects.map((s) => s.facts));
   if (!w.strings(parts.endUsers) || !w.strings(parts.terms)) return null;
   w.postings(parts.postings);
+  // The short facts' lists (Postings.short), for the terms that have one.
+  w.column(fill(new Uint8Array(parts.postings.length), parts.postings, (p) => (p.short === undefined ? 0 : 1)));
+  w.postings(parts.postings.flatMap((p) => (p.short === undefined ? [] : [p.short])));
   return w.finish();
 }
 
-/** The index a snapshot holds, or null when the bytes are not a snapshot of this layout. */
+/**
+ * The index a snapshot holds, or null when the bytes are not a snapshot of this layout. The index
+ * takes the bytes over (its columns, texts and postings are views into them, changed in place as
+ * facts come and go): the caller must not use them again.
+ */
 export function decodeIndex(bytes: Uint8Array): FactIndex | null {
   try {
     const r = new Reader(bytes);
@@ -210,15 +224,18 @@ export function decodeIndex(bytes: Uint8Array): FactIndex | null {
     const ids = r.strings(count);
     const textBytes = r.column(Uint8Array, r.u32());
     const columns = {} as FactColumns;
-    for (const name of FACT_COLUMN_NAMES) {
-      const Type = FACT_COLUMNS[name];
-      setColumn(columns, name, new Type(r.buffer(count * Type.BYTES_PER_ELEMENT)));
-    }
+    for (const name of FACT_COLUMN_NAMES) setColumn(columns, name, r.column<FactColumns[typeof name]>(FACT_COLUMNS[name], count));
     const subjectNames = r.strings(subjectCount);
     const subjectFacts = r.postings(subjectCount);
     const endUsers = r.strings(endUserCount);
     const terms = r.strings(termCount);
     const postings = r.postings(termCount);
+    const hasShort = r.column(Uint8Array, termCount);
+    const shorts = r.postings(hasShort.reduce((sum, flag) => sum + flag, 0));
+    let next = 0;
+    hasShort.forEach((flag, i) => {
+      if (flag === 1) postings[i]!.short = shorts[next++]!;
+    });
     const subjects = subjectNames.map((name, i) => ({ name, facts: subjectFacts[i]! }));
     const parts: IndexParts = { ...columns, ids, textBytes, subjects, endUsers, terms, postings };
     return r.atEnd() ? FactIndex.restore(parts) : null;
