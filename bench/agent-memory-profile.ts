@@ -18,6 +18,7 @@ import { contextFromIndex } from "../src/memory/context";
 import { FactIndex, type IndexedFact } from "../src/memory/index/fact-index";
 import { planQuery, rankFacts, readFilter } from "../src/memory/index/ranking";
 import { renderPacket } from "../src/memory/packet";
+import { decodeIndex, encodeIndex } from "../src/memory/index/snapshot";
 import { searchIndex } from "../src/memory/search";
 import type { Visibility } from "../src/memory/visibility";
 import { loadAgentCorpus } from "./lib/agent-memory-data";
@@ -68,19 +69,43 @@ function cachedFactsOf(texts: readonly string[], name: string): IndexedFact[] {
   return facts;
 }
 
-function heapMb(): number {
+/** The JavaScript heap and array buffers, MiB, after a full collection. */
+function memoryMb(): number {
   Bun.gc(true);
-  return process.memoryUsage().heapUsed / 2 ** 20;
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
 }
 
-function build(facts: readonly IndexedFact[]): { index: FactIndex; ms: number; heapMb: number } {
-  heapMb();
-  const before = heapMb();
+interface Built {
+  index: FactIndex;
+  ms: number;
+  /** What holding the index costs (the facts it was made from are held before and after). */
+  memoryMb: number;
+}
+
+function build(facts: readonly IndexedFact[]): Built {
+  memoryMb();
+  const before = memoryMb();
   const started = performance.now();
   const index = new FactIndex();
   for (const fact of facts) index.add(fact);
   const ms = performance.now() - started;
-  return { index, ms, heapMb: heapMb() - before };
+  return { index, ms, memoryMb: memoryMb() - before };
+}
+
+/** The index through a snapshot and back, as a restart reads it: encode and decode times, bytes, and the restored index's memory. */
+function throughSnapshot(index: FactIndex): { encodeMs: number; decodeMs: number; mb: number; restored: Built } {
+  let started = performance.now();
+  const bytes = encodeIndex(index);
+  if (bytes === null) throw new Error("the index made no snapshot");
+  const encodeMs = performance.now() - started;
+  const size = bytes.length;
+  const before = memoryMb();
+  started = performance.now();
+  const restored = decodeIndex(bytes);
+  const decodeMs = performance.now() - started;
+  if (restored === null) throw new Error("the snapshot did not decode");
+  return { encodeMs, decodeMs, mb: size / 2 ** 20, restored: { index: restored, ms: decodeMs, memoryMb: memoryMb() - before } };
 }
 
 const v: Visibility = { workspaceId: "w", audience: "internal", endUserId: null, kinds: null };
@@ -145,7 +170,10 @@ const shortFacts = cachedFactsOf(
 log("building");
 const agent = build(agentFacts);
 const short = build(onlyAgent ? [] : shortFacts);
-log(`agent index ${agent.ms.toFixed(0)} ms, ${agent.heapMb.toFixed(0)} MiB heap; short ${short.ms.toFixed(0)} ms`);
+const snapshot = throughSnapshot(agent.index);
+log(
+  `agent index ${agent.ms.toFixed(0)} ms, ${agent.memoryMb.toFixed(0)} MiB; short ${short.ms.toFixed(0)} ms; snapshot decode ${snapshot.decodeMs.toFixed(0)} ms`,
+);
 (globalThis as any).__c = { walkMeaning: 0, walkSubject: 0, walkWord: 0, complete: 0, essential: 0, n: 0, q: 0, postings: 0, meaningPostings: 0 };
 const agentPhases = measure(agent.index, corpus.questions);
 console.error(JSON.stringify((globalThis as any).__c));
@@ -163,7 +191,9 @@ const out = [
   "| what | agent | short |",
   "|---|---|---|",
   `| index build (add) | ${agent.ms.toFixed(0)} ms (${((agent.ms / turns.length) * 1000).toFixed(1)} µs/fact) | ${short.ms.toFixed(0)} ms |`,
-  `| heap of the index | ${agent.heapMb.toFixed(0)} MiB (${((agent.heapMb * 2 ** 20) / turns.length).toFixed(0)} B/fact; text ${((chars * 1) / turns.length).toFixed(0)} chars/fact) | ${short.heapMb.toFixed(0)} MiB |`,
+  `| memory of the index built (heap + array buffers) | ${agent.memoryMb.toFixed(0)} MiB (${((agent.memoryMb * 2 ** 20) / turns.length).toFixed(0)} B/fact; text ${(chars / turns.length).toFixed(0)} chars/fact); FactIndex.bytes() ${(agent.index.bytes() / 2 ** 20).toFixed(0)} MiB | ${short.memoryMb.toFixed(0)} MiB |`,
+  `| snapshot: encode / decode, size (uncompressed) | ${snapshot.encodeMs.toFixed(0)} / ${snapshot.decodeMs.toFixed(0)} ms, ${snapshot.mb.toFixed(0)} MiB | – |`,
+  `| memory of the index restored from it | ${snapshot.restored.memoryMb.toFixed(0)} MiB | – |`,
   "",
   "| phase, ms p50 / p95 | agent | short |",
   "|---|---|---|",
