@@ -128,6 +128,15 @@ export const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0
 
 const newPostings = (): Postings => ({ data: new Uint32Array(2), size: 0, df: 0, maxTf: 0, minLength: 0xffff });
 
+/** Adds one to the term frequency of the list's last posting (up to TF_MAX). */
+function countAgain(p: Postings): void {
+  const last = p.data[p.size - 1]!;
+  const tf = last & TF_MAX;
+  if (tf === TF_MAX) return;
+  p.data[p.size - 1] = last + 1;
+  p.maxTf = Math.max(p.maxTf, tf + 1);
+}
+
 /** Heap bytes of a postings object and its array beyond the array's contents (measured in bench/). */
 const POSTINGS_OVERHEAD = 96;
 
@@ -240,10 +249,10 @@ export class FactIndex implements FactColumns {
     this.totalLength += this.lengthOf[ord]!;
     this.stringBytes += 2 * fact.id.length;
 
-    const tf = new Map<string, number>();
-    for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
-    for (const category of categories) tf.set(category, 1);
-    for (const [term, n] of tf) this.post(term, ord, n);
+    // A term said again adds to the posting its first occurrence made: one lookup an occurrence,
+    // where counting in a map first took two, and a cold build looks up every word of every fact.
+    for (const term of terms) this.occurrence(term, ord, false);
+    for (const category of categories) this.occurrence(category, ord, true);
     this.append(this.subjects[this.subjectOf[ord]!]!.facts, ord, 1);
     const recency = this.recency;
     if (recency !== null && (recency.length === 0 || this.observedBefore(recency[recency.length - 1]!, ord))) recency.push(ord);
@@ -399,12 +408,27 @@ export class FactIndex implements FactColumns {
     return this.flags.length * perOrdinal + this.postingBytes + this.stringBytes + this.arena.bytes.length + this.subjects.length * 128;
   }
 
-  private post(term: string, ord: number, tf: number): void {
+  /**
+   * One occurrence of `term` in the fact being added (`ord`, the last ordinal): a posting the first
+   * time, one more to its term frequency after (a category counts once, `once`).
+   */
+  private occurrence(term: string, ord: number, once: boolean): void {
     const p = this.postings.get(term) ?? this.adoptPostings(term, newPostings());
+    if (p.size === 0 || p.data[p.size - 1]! >>> TF_BITS !== ord) {
+      this.post(p, ord);
+      return;
+    }
+    if (once) return;
+    countAgain(p);
+    // The short facts' list holds the same last posting when the fact is short.
+    if (p.short !== undefined && this.lengthOf[ord]! <= MEANING_MAX_TERMS) countAgain(p.short);
+  }
+
+  private post(p: Postings, ord: number): void {
     if (this.lengthOf[ord]! > MEANING_MAX_TERMS) {
       if (p.short === undefined) p.short = this.copyPostings(p);
-    } else if (p.short !== undefined) this.append(p.short, ord, tf);
-    this.append(p, ord, tf);
+    } else if (p.short !== undefined) this.append(p.short, ord, 1);
+    this.append(p, ord, 1);
   }
 
   private copyPostings(p: Postings): Postings {
