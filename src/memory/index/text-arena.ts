@@ -7,6 +7,7 @@
  * snapshot had to join and re-encode them all. A snapshot now stores the buffer as it is.
  */
 const encoder = new TextEncoder();
+const GROW_BY_QUARTER = 16 * 1024 * 1024;
 const decoder = new TextDecoder();
 
 export class TextArena {
@@ -51,9 +52,11 @@ export class TextArena {
 
   private reserve(extra: number): void {
     if (this.used + extra <= this.bytes.length) return;
-    // A quarter more, not double: a restored arena is exactly full, and doubling 68 MB of chat
-    // turns for the first fact taught after a restart would be a spike of that much.
-    const grown = new Uint8Array(Math.max(this.used + extra, Math.ceil(this.bytes.length * 1.25) + 4096));
+    // Double while small; past GROW_BY_QUARTER a quarter more: a restored arena is exactly full,
+    // and doubling 68 MB of chat turns for the first fact taught after a restart would be a spike
+    // of that much.
+    const factor = this.bytes.length < GROW_BY_QUARTER ? 2 : 1.25;
+    const grown = new Uint8Array(Math.max(this.used + extra, Math.ceil(this.bytes.length * factor)));
     grown.set(this.bytes.subarray(0, this.used));
     this.bytes = grown;
   }
