@@ -11,7 +11,7 @@ import { DEFAULT_KIND_RULE, KIND_RULES } from "./rules/kind";
 import { SENSITIVE_RULES } from "./rules/sensitive";
 import type { SubjectResult, TextView } from "./subject";
 import { normalizeForDuplicates } from "./text";
-import { parseFact, type FactParse } from "./parse";
+import { frameFact, parseFrame, type FactParse } from "./parse";
 import type { Modality } from "./parse/modality";
 import { aboutAnother, lexiconClaims } from "./attributes/claim";
 import { claimKey } from "./claim-key";
@@ -44,11 +44,15 @@ export function analyzeFact(input: CaptureInput): FactAnalysis {
  * another), for the tests of those rules.
  */
 export function explainFact(input: CaptureInput, reading: "all" | "sentence_rules" = "all"): FactExplanation {
-  const parse = parseFact(input);
-  const { view, subject } = parse;
+  const frame = frameFact(input);
+  const { view, subject } = frame;
+  // Markup silences a fact whatever its sentence says, so that sentence is not tagged: tagging is
+  // the costliest step of a short fact, and an imported chat log marks every assistant turn.
+  const parse = frame.markup ? null : parseFrame(frame);
+  const silent = parse === null ? "markup" : parse.modalities.find((m) => NEVER_REPLACING.has(m));
   const kind = classifyKind(view, subject);
   const sensitive = sensitiveRules(view.full);
-  const claim = reading === "all" ? claimOf(parse) : sentenceRulesOnly(extractClaim(input, view, subject));
+  const claim = reading === "sentence_rules" ? sentenceRulesOnly(extractClaim(input, view, subject)) : claimOf(parse, silent);
   return {
     analysis: {
       normalized: normalizeForDuplicates(input.text),
@@ -59,19 +63,19 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
       claim: claim.claim,
       alternate: claim.alternate,
       ruleClaim: claim.ruleClaim,
-      mayReplace: !parse.modalities.some((m) => NEVER_REPLACING.has(m)) && !aboutAnother(parse),
+      mayReplace: parse !== null && silent === undefined && !aboutAnother(parse),
     },
     rules: { subject: subject.rule, kind: kind.rule, sensitive, claim: claim.rule, claimRefusedBy: claim.refusedBy },
   };
 }
 
 /**
- * The fact's claim: none when it carries markup, instructs, asks or tells what was once true; else
- * the attribute lexicon's (none for a plan, hedge, supposition or report), else the sentence rules'.
+ * The fact's claim: none when it carries markup, instructs, asks or tells what was once true (its
+ * `silent` mode; no parse for markup); else the attribute lexicon's (none for a plan, hedge,
+ * supposition or report), else the sentence rules'.
  */
-function claimOf(parse: FactParse): ClaimReading {
-  const silent = parse.modalities.find((m) => NEVER_REPLACING.has(m));
-  if (silent !== undefined) return { claim: null, alternate: null, ruleClaim: null, rule: null, refusedBy: silent };
+function claimOf(parse: FactParse | null, silent: Modality | undefined): ClaimReading {
+  if (parse === null || silent !== undefined) return { claim: null, alternate: null, ruleClaim: null, rule: null, refusedBy: silent ?? "markup" };
   // A plan, hedge, supposition or report makes no lexicon claim; the sentence rules have blockers of their own.
   const [read, second] = parse.modalities.length === 0 ? lexiconClaims(parse) : [];
   const old = extractClaim(parse.input, parse.view, parse.subject);

@@ -30,11 +30,28 @@ const CLAIM_SPAN = 400;
 const SHORT_FACT = 240;
 
 export function parseFact(input: CaptureInput): FactParse {
+  return parseFrame(frameFact(input));
+}
+
+/** What every fact's analysis reads before its claim's sentence: its views, its subject, whether it carries markup. */
+export interface FactFrame {
+  input: CaptureInput;
+  view: TextView;
+  subject: SubjectResult;
+  markup: boolean;
+}
+
+export function frameFact(input: CaptureInput): FactFrame {
   const view = viewOf(prepareForAnalysis(input.text));
-  const subject = attributeSubject(input, view);
+  return { input, view, subject: attributeSubject(input, view), markup: markupIn(input.text) };
+}
+
+/** The claim's sentence of a framed fact, tokenised, and the modes it is said in. */
+export function parseFrame(frame: FactFrame): FactParse {
+  const { input, view, subject } = frame;
   const sentence = firstSentence(view.lead).slice(0, CLAIM_SPAN);
   const tokens = splitContractions(tokenize(sentence));
-  const modalities: Modality[] = markupIn(input.text) ? ["markup"] : [];
+  const modalities: Modality[] = frame.markup ? ["markup"] : [];
   for (const record of MODALITY_RECORDS) if (fires(record, tokens)) modalities.push(record.modality);
   const rest = view.lead.slice(sentence.length).trim();
   const second = rest === "" || view.lead.length > SHORT_FACT ? "" : firstSentence(rest);
