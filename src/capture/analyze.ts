@@ -9,6 +9,7 @@ import { matchesOf } from "./rules/rule";
 import { mayMatch, testPattern } from "./rules/prefilter";
 import { DEFAULT_KIND_RULE, KIND_RULES } from "./rules/kind";
 import { SENSITIVE_RULES } from "./rules/sensitive";
+import { digitRunsOf } from "./rules/digit-runs";
 import type { SubjectResult, TextView } from "./subject";
 import { normalizeForDuplicates } from "./text";
 import { frameFact, parseFrame, type FactParse } from "./parse";
@@ -119,7 +120,9 @@ function classifyKind(view: TextView, subject: SubjectResult): { kind: FactKind;
  */
 export function sensitiveRules(text: string): string[] {
   const fired: string[] = [];
+  const runs = digitRunsOf(text);
   for (const rule of SENSITIVE_RULES) {
+    if (rule.digits !== undefined && !rule.digits(runs)) continue;
     const check = rule.check;
     const hit = check === undefined ? testPattern(rule.pattern, text) : mayMatch(rule.pattern, text) && anyMatch(rule.pattern, text, check);
     if (hit) fired.push(rule.name);

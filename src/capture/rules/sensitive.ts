@@ -1,4 +1,5 @@
 import { ibanValid, luhnValid, phoneLike } from "./checks";
+import type { DigitRuns } from "./digit-runs";
 import { anyOf, type Rule } from "./rule";
 
 /**
@@ -10,6 +11,8 @@ import { anyOf, type Rule } from "./rule";
 export interface SensitiveRule extends Rule {
   /** When present, a match counts only if this accepts the matched text. */
   readonly check?: (match: string) => boolean;
+  /** What every match needs of the text's digit runs: a text without it is not scanned (see digit-runs.ts). */
+  readonly digits?: (runs: DigitRuns) => boolean;
 }
 
 const CREDENTIAL = anyOf([
@@ -118,11 +121,21 @@ export const SENSITIVE_RULES: readonly SensitiveRule[] = [
   // E-mail addresses (the local part is at most 64 characters by RFC 5321).
   { name: "email_address", pattern: /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}\.[A-Za-z]{2,24}/ },
   // Phone numbers: a digit run with separators or "+", judged by phoneLike (not dates or versions).
-  { name: "phone_number", pattern: /(?<![\p{L}\p{N}])\+?\(?\d[\d ().-]{7,24}\d(?![\p{L}\p{N}])/u, check: phoneLike },
+  {
+    name: "phone_number",
+    pattern: /(?<![\p{L}\p{N}])\+?\(?\d[\d ().-]{7,24}\d(?![\p{L}\p{N}])/u,
+    check: phoneLike,
+    digits: (runs) => runs.widest >= 9,
+  },
   // Payment cards: 13-19 digits, optionally grouped, that pass the Luhn checksum.
-  { name: "payment_card", pattern: /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/, check: luhnValid },
+  { name: "payment_card", pattern: /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/, check: luhnValid, digits: (runs) => runs.chain >= 13 },
   // IBANs: country code, check digits, then groups of four, that pass mod-97.
-  { name: "iban", pattern: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/, check: ibanValid },
+  {
+    name: "iban",
+    pattern: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/,
+    check: ibanValid,
+    digits: (runs) => runs.chain >= 2,
+  },
   // "IBAN", "account number", "sort code": naming bank details is enough.
   {
     name: "bank_details_word",
@@ -130,14 +143,14 @@ export const SENSITIVE_RULES: readonly SensitiveRule[] = [
   },
 
   // US social security numbers: 123-45-6789.
-  { name: "ssn_number", pattern: /\b\d{3}-\d{2}-\d{4}\b/ },
+  { name: "ssn_number", pattern: /\b\d{3}-\d{2}-\d{4}\b/, digits: (runs) => runs.chain >= 9 },
   // Words naming a government identifier.
   {
     name: "government_id_word",
     pattern: new RegExp(`\\b${GOVERNMENT_ID}\\b`, "i"),
   },
   // UK National Insurance numbers: "AB 12 34 56 C" (the letter ranges the format allows).
-  { name: "uk_nino", pattern: /\b[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/ },
+  { name: "uk_nino", pattern: /\b[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/, digits: (runs) => runs.chain >= 6 },
 
   // Salaries and compensation words.
   {
