@@ -1,3 +1,5 @@
+import { execSplit, nextIndex, splitLookbehind } from "./lookbehind";
+
 /**
  * The shape every rule table shares. A rule's name is what an explanation reports, so a stored
  * analysis can always be traced back to the one line of the table that produced it.
@@ -8,34 +10,49 @@ export interface Rule {
 }
 
 /**
- * Every match of a pattern in `text`, in order, as `matchAll` gives them. Rule tables hold
- * non-global regexes so `test` never carries `lastIndex` from one call to the next; iteration uses
- * a global copy, built once per pattern, run to the end here and reset, so it carries no state
- * either. Not `matchAll`: it clones its regex on every call (a new RegExp per fact and pattern).
+ * Every match of a pattern in `text`, in order, as `matchAll` gives them, read as they are asked
+ * for: a caller that stops at the first it accepts does not scan the rest of a long text. Rule
+ * tables hold non-global regexes so `test` never carries `lastIndex` from one call to the next;
+ * iteration uses a global copy, built once per pattern (or the pattern's two parts when it opens
+ * with a lookbehind, see lookbehind.ts), its `lastIndex` set before each search and reset after,
+ * so it carries no state either. Not `matchAll`: it clones its regex on every call.
  */
-export function matchesOf(pattern: RegExp, text: string): RegExpExecArray[] {
+export function* matchesOf(pattern: RegExp, text: string): Generator<RegExpExecArray, void, undefined> {
+  const split = splitLookbehind(pattern);
+  const fullUnicode = pattern.unicode || pattern.unicodeSets;
+  let from = 0;
+  for (;;) {
+    const match = split === null ? execGlobal(pattern, text, from) : execSplit(split, text, from);
+    if (match === null) return;
+    from = match.index + match[0].length;
+    // An empty match moves on by one character, as matchAll does (a code point in Unicode mode).
+    if (match[0] === "") from = nextIndex(text, from, fullUnicode);
+    yield match;
+  }
+}
+
+/** `pattern.exec(text)`, with a pattern that opens with a lookbehind run in two parts (lookbehind.ts). */
+export function firstMatch(pattern: RegExp, text: string): RegExpExecArray | null {
+  const split = splitLookbehind(pattern);
+  return split === null ? pattern.exec(text) : execSplit(split, text, 0);
+}
+
+/** `pattern.test(text)`, with a pattern that opens with a lookbehind run in two parts (lookbehind.ts). */
+export function matches(pattern: RegExp, text: string): boolean {
+  const split = splitLookbehind(pattern);
+  return split === null ? pattern.test(text) : execSplit(split, text, 0) !== null;
+}
+
+function execGlobal(pattern: RegExp, text: string, from: number): RegExpExecArray | null {
   let global = globalCopies.get(pattern);
   if (global === undefined) {
     global = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
     globalCopies.set(pattern, global);
   }
-  const fullUnicode = global.unicode || global.unicodeSets;
-  const found: RegExpExecArray[] = [];
+  global.lastIndex = from;
+  const match = global.exec(text);
   global.lastIndex = 0;
-  for (let match = global.exec(text); match !== null; match = global.exec(text)) {
-    found.push(match);
-    // An empty match moves on by one character, as matchAll does (a code point in Unicode mode).
-    if (match[0] === "") global.lastIndex = nextIndex(text, global.lastIndex, fullUnicode);
-  }
-  global.lastIndex = 0;
-  return found;
-}
-
-function nextIndex(text: string, index: number, fullUnicode: boolean): number {
-  if (!fullUnicode || index + 1 >= text.length) return index + 1;
-  const code = text.charCodeAt(index);
-  const next = text.charCodeAt(index + 1);
-  return code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? index + 2 : index + 1;
+  return match;
 }
 
 /** Global copies of rule patterns, built once each. */
