@@ -188,29 +188,41 @@ interface Token {
   closes: boolean;
 }
 
-/** Splits the first words of the lead into cleaned, lower-cased tokens. */
-function tokensOf(lead: string): Token[] {
-  const tokens: Token[] = [];
-  for (const raw of lead.slice(0, 600).split(" ").slice(0, 60)) {
-    const core = /[\p{L}\p{N}][\p{L}\p{N}\p{M}'&+#._-]{0,200}/u.exec(raw);
-    if (!core) {
-      tokens.push({ word: "", closes: true });
-      continue;
-    }
-    let word = core[0].toLowerCase();
-    let closes = core.index + core[0].length < raw.length;
-    // A trailing dot belongs to the sentence, not the word ("Fridays." -> "fridays").
-    while (word.endsWith(".") || word.endsWith("-") || word.endsWith("_")) {
-      word = word.slice(0, -1);
-      closes = true;
-    }
-    if (word.endsWith("'s")) {
-      word = word.slice(0, -2);
-      closes = true;
-    }
-    tokens.push({ word, closes });
+/** How far into the lead a topic is looked for: its first 60 words within its first 600 characters. */
+const TOPIC_CHARS = 600;
+const TOPIC_TOKENS = 60;
+
+/**
+ * The first words of the lead as cleaned, lower-cased tokens, split off one at a time as they are
+ * read: a topic is found in the first few, and a long fact would otherwise split them all.
+ */
+function* tokensOf(lead: string): Generator<Token, void, undefined> {
+  const head = lead.slice(0, TOPIC_CHARS);
+  let start = 0;
+  // The words `head.split(" ")` gives, empty ones included.
+  for (let n = 0; n < TOPIC_TOKENS && start <= head.length; n += 1) {
+    const space = head.indexOf(" ", start);
+    const end = space < 0 ? head.length : space;
+    yield tokenOf(head.slice(start, end));
+    start = end + 1;
   }
-  return tokens;
+}
+
+function tokenOf(raw: string): Token {
+  const core = /[\p{L}\p{N}][\p{L}\p{N}\p{M}'&+#._-]{0,200}/u.exec(raw);
+  if (!core) return { word: "", closes: true };
+  let word = core[0].toLowerCase();
+  let closes = core.index + core[0].length < raw.length;
+  // A trailing dot belongs to the sentence, not the word ("Fridays." -> "fridays").
+  while (word.endsWith(".") || word.endsWith("-") || word.endsWith("_")) {
+    word = word.slice(0, -1);
+    closes = true;
+  }
+  if (word.endsWith("'s")) {
+    word = word.slice(0, -2);
+    closes = true;
+  }
+  return { word, closes };
 }
 
 const usableWord = (word: string): boolean => word.length > 0 && word.length <= MAX_TOPIC_WORD && /\p{L}/u.test(word);
@@ -225,22 +237,20 @@ const endsPhrase = (word: string): boolean =>
  */
 export function topicOf(lead: string): string {
   const tokens = tokensOf(lead);
-  let i = 0;
+  let token = tokens.next().value;
   let afterPronoun = false;
   // Skip function words, and a verb straight after a pronoun ("I | prefer").
-  while (i < tokens.length) {
-    const word = tokens[i]?.word ?? "";
+  for (; token !== undefined; token = tokens.next().value) {
+    const word = token.word;
     const skip = !usableWord(word) || FUNCTION_WORDS.has(word) || (afterPronoun && VERB_WORDS.has(word));
     if (!skip) break;
     afterPronoun = PERSONAL_PRONOUNS.has(word) || word === "we" || word === "they";
-    i += 1;
   }
   const words: string[] = [];
-  for (; i < tokens.length && words.length < MAX_TOPIC_WORDS; i += 1) {
-    const token = tokens[i];
+  for (; token !== undefined && words.length < MAX_TOPIC_WORDS; token = tokens.next().value) {
     // A number may follow the head ("Node.js 22", "Q3 2025") but cannot start a topic.
-    const numberAfterHead = words.length > 0 && token !== undefined && /^\p{N}{1,8}$/u.test(token.word);
-    if (!token || !(usableWord(token.word) || numberAfterHead)) break;
+    const numberAfterHead = words.length > 0 && /^\p{N}{1,8}$/u.test(token.word);
+    if (!(usableWord(token.word) || numberAfterHead)) break;
     if (words.length > 0 && endsPhrase(token.word)) break;
     words.push(token.word);
     if (token.closes) break;
