@@ -3,7 +3,8 @@ import { ApiError } from "../errors";
 import { ImportLine } from "../schema/memory";
 import { parseInput } from "../schema/validate";
 import { factTimes } from "./fact-time";
-import { captureFacts, type CaptureItem } from "./pipeline";
+import { analyseCapture, storeCaptured, type CaptureItem } from "./pipeline";
+import { teamMemberNames } from "./store";
 
 /**
  * Lines captured per transaction. Each batch pays a fixed cost (team names, the lock, the live
@@ -25,6 +26,13 @@ export interface ImportProgress {
  * number and skipped; every good line is captured. Origin, end user, observed time, expiry and pin
  * are kept, so importing an export reproduces the workspace; supersession follows the observed
  * times, so lines out of order keep the newest observation of a claim live.
+ *
+ * Each batch is analysed while the one before it is stored: analysis is CPU in this process,
+ * storing mostly waits on the database, so the two overlap. Batches are still stored one after
+ * another, in order, each in its own transaction under the capture lock, so a batch sees every
+ * fact of the batches before it, as if they were captured one call at a time. Analysis reads
+ * nothing stored but the team's names, read once: a member added during the import is not
+ * attributed by it (trade-off: the alternative is a round trip per batch that the overlap waits on).
  */
 export async function importFacts(
   db: Db,
@@ -33,36 +41,56 @@ export async function importFacts(
   onProgress: (p: ImportProgress) => void = () => {},
 ): Promise<ImportProgress> {
   const progress: ImportProgress = { lines: 0, created: 0, superseded: 0, skipped: 0, rejected: [] };
+  const team = await teamMemberNames(db, workspaceId);
+  /** The batch being stored, settled once it is committed; a rejection waits for the next batch or the end. */
+  let storing: Promise<void> = Promise.resolve();
   let batch: CaptureItem[] = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
-    const result = await captureFacts(db, workspaceId, items);
-    progress.created += result.created;
-    progress.superseded += result.superseded;
-    progress.skipped += result.skipped;
-    onProgress(progress);
+    const analysed = await analyseCapture(items, team);
+    await storing;
+    storing = storeCaptured(db, workspaceId, analysed).then((result) => {
+      progress.created += result.created;
+      progress.superseded += result.superseded;
+      progress.skipped += result.skipped;
+      onProgress(progress);
+    });
+    // Handled here so that a failed transaction is not reported as unhandled while the next batch
+    // is analysed; the `await storing` that follows rethrows it.
+    storing.catch(() => {});
   };
-  for await (const raw of lines) {
-    progress.lines += 1;
-    if (raw.trim() === "") continue;
-    try {
-      const line = parseInput(ImportLine, JSON.parse(raw), "line");
-      const observed = line.observed_at ?? line.recorded_time;
-      batch.push({
-        text: line.text,
-        origin: line.origin ?? "ingested",
-        endUser: line.end_user ?? undefined,
-        ...factTimes({ observed_at: observed, expires_at: line.expires_at ?? undefined }, "line"),
-        pinned: line.pinned,
-      });
-    } catch (error) {
-      const reason = error instanceof ApiError ? error.message : "not valid JSON";
-      progress.rejected.push({ line: progress.lines, reason });
+  try {
+    for await (const raw of lines) {
+      progress.lines += 1;
+      if (raw.trim() === "") continue;
+      try {
+        batch.push(itemOf(raw));
+      } catch (error) {
+        const reason = error instanceof ApiError ? error.message : "not valid JSON";
+        progress.rejected.push({ line: progress.lines, reason });
+      }
+      if (batch.length >= BATCH) await flush();
     }
-    if (batch.length >= BATCH) await flush();
+    await flush();
+  } finally {
+    // Whatever ended the import, no transaction of it is left running behind the caller.
+    await storing.catch(() => {});
   }
-  await flush();
+  await storing;
   return progress;
+}
+
+/** One import line as a capture item; throws on JSON or a line the schema refuses. */
+function itemOf(raw: string): CaptureItem {
+  const line = parseInput(ImportLine, JSON.parse(raw), "line");
+  const observed = line.observed_at ?? line.recorded_time;
+  return {
+    text: line.text,
+    origin: line.origin ?? "ingested",
+    endUser: line.end_user ?? undefined,
+    ...factTimes({ observed_at: observed, expires_at: line.expires_at ?? undefined }, "line"),
+    pinned: line.pinned,
+  };
 }

@@ -59,14 +59,31 @@ export interface CaptureResult extends TeachResult {
  * milliseconds.
  */
 export async function captureFacts(db: Db, workspaceId: string, items: readonly CaptureItem[]): Promise<CaptureResult> {
+  const team = await teamMemberNames(db, workspaceId);
+  return storeCaptured(db, workspaceId, await analyseCapture(items, team));
+}
+
+/** Items analysed between two turns of the event loop (see analyseCapture): a few milliseconds of rules. */
+const ANALYSIS_SLICE = 16;
+
+/**
+ * The rule analysis of each item, against the workspace's team member names: CPU only, no
+ * database. It yields to the event loop between slices of items, so that a transaction already in
+ * flight (an import's previous batch, capture/import.ts) goes on with its round trips meanwhile.
+ */
+export async function analyseCapture(items: readonly CaptureItem[], team: readonly string[]): Promise<Analysed[]> {
   // The capture rules load on the first capture, not when the server starts.
   const { analyzeFact } = await import("./analyze");
-  const team = await teamMemberNames(db, workspaceId);
-  const analysed = items.map((item) => ({
-    item,
-    endUserId: item.endUser?.id ?? null,
-    analysis: analyzeFact({ text: item.text, endUser: item.endUser, teamMembers: team }),
-  }));
+  const analysed: Analysed[] = [];
+  for (const [i, item] of items.entries()) {
+    if (i > 0 && i % ANALYSIS_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    analysed.push({ item, endUserId: item.endUser?.id ?? null, analysis: analyzeFact({ text: item.text, endUser: item.endUser, teamMembers: team }) });
+  }
+  return analysed;
+}
+
+/** Stores analysed items in one transaction under the workspace's capture lock (see captureFacts). */
+export function storeCaptured(db: Db, workspaceId: string, analysed: readonly Analysed[]): Promise<CaptureResult> {
   return db.transaction(async (tx) => {
     await lockWorkspaceFacts(tx, workspaceId);
     return storeAnalysed(tx, workspaceId, analysed);
@@ -88,7 +105,8 @@ function observedLater<T extends { id: string; recordedAt: number }>(facts: read
   return latest;
 }
 
-interface Analysed {
+/** An item with its analysis, ready to store. */
+export interface Analysed {
   item: CaptureItem;
   endUserId: string | null;
   analysis: FactAnalysis;
