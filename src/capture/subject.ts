@@ -1,7 +1,7 @@
 import type { SubjectType } from "../schema/memory";
 import type { CaptureInput } from "./types";
 import { matchesOf } from "./rules/rule";
-import { testPattern } from "./rules/prefilter";
+import { mayMatch, testPattern } from "./rules/prefilter";
 import {
   COMMON_NOUN_ENDING,
   FALLBACK_RULE_NAME,
@@ -67,6 +67,7 @@ export function attributeSubject(input: CaptureInput, view: TextView): SubjectRe
   const team = TEAM_RULES.find((rule) => testPattern(rule.pattern, view.lead));
   if (team) return { subject: "team", subjectType: "team", rule: team.name, personish: true };
   for (const rule of NAME_RULES) {
+    if (!mayMatch(rule.pattern, view.lead)) continue;
     for (const match of matchesOf(rule.pattern, view.lead)) {
       const captured = match.groups?.name ?? "";
       if (rule.strictStart === true && !plausibleFirstWord(captured)) continue;

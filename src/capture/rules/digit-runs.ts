@@ -19,7 +19,7 @@ const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 const SPACE = 32;
 const HYPHEN = 45;
 /** Space, "(", ")", ".", "-": what may stand between the digits of a phone number. */
-const PHONE_SEPARATORS: ReadonlySet<number> = new Set([SPACE, 40, 41, 46, HYPHEN]);
+const isPhoneSeparator = (code: number): boolean => code === SPACE || code === 40 || code === 41 || code === 46 || code === HYPHEN;
 
 export function digitRunsOf(text: string): DigitRuns {
   let widest = 0;
@@ -39,7 +39,7 @@ export function digitRunsOf(text: string): DigitRuns {
       gap = 0;
       continue;
     }
-    if (!PHONE_SEPARATORS.has(code)) runFirst = -1;
+    if (!isPhoneSeparator(code)) runFirst = -1;
     if (code === SPACE || code === HYPHEN) gap += 1;
     else {
       linked = 0;
