@@ -3,7 +3,7 @@
  * development", "Mobile releases go out Thursdays now"), and the statement's tokens: the half of
  * change statements (capture/change.ts) that reads one fact alone.
  */
-import { escapeRegex } from "./rules/rule";
+import { escapeRegex, matches } from "./rules/rule";
 import { tokenize, type Token } from "./tokens";
 import { ADDITIVE_WORDS, CHANGE_MARKERS, CHANGE_VERBS, HEDGE_WORDS, QUESTION_WORDS, TIME_UNITS } from "./rules/lexicon";
 
@@ -26,9 +26,12 @@ const CHANGE_WORD = new RegExp(
   "iu",
 );
 
-/** A cheap test before tagging: a word that is a change marker or begins with a change verb. */
+/**
+ * A cheap test before tagging: a word that is a change marker or begins with a change verb. Run
+ * without its lookbehind (rules/lookbehind.ts): it runs on every short fact under the capture lock.
+ */
 function mentionsChangeWord(text: string): boolean {
-  return CHANGE_WORD.test(text);
+  return matches(CHANGE_WORD, text);
 }
 
 /**

@@ -6,32 +6,32 @@
  */
 import { expect, test } from "bun:test";
 import { createWorkspace, type Workspace } from "../../src/auth/workspaces";
-import { importFacts } from "../../src/capture/import";
+import { IMPORT_BATCH as BATCH, importFacts } from "../../src/capture/import";
 import { captureFacts, type CaptureItem } from "../../src/capture/pipeline";
 import type { Db, Sql } from "../../src/db/types";
 import { uniqueSlug } from "../helpers/app";
 import { describeEachDb } from "../helpers/databases";
 
-/** Good lines per batch in src/capture/import.ts. */
-const BATCH = 200;
+/** Lines over three batches (two full ones and a part). */
+const LINES = 2 * BATCH + 120;
 
 /**
- * 520 lines over three batches: fillers, a claim replaced within a batch and across batches, a
- * duplicate of an earlier batch's line, a change statement about an earlier batch's fact, and a
- * blank line, an unparseable one and one the schema refuses.
+ * Fillers, a claim replaced within a batch and across batches, a duplicate of an earlier batch's
+ * line, a change statement about an earlier batch's fact, an older observation in the last batch,
+ * and a blank line, an unparseable one and one the schema refuses (lines 5 and LINES - 115).
  */
 function corpus(): string[] {
-  const lines = Array.from({ length: 520 }, (_, i) => JSON.stringify({ text: `Release note ${i}: build ${i} shipped to staging bucket ${i}.` }));
+  const lines = Array.from({ length: LINES }, (_, i) => JSON.stringify({ text: `Release note ${i}: build ${i} shipped to staging bucket ${i}.` }));
   lines[10] = JSON.stringify({ text: "Ana's manager is Bo." });
-  lines[150] = JSON.stringify({ text: "Priya prefers tea." });
-  lines[160] = JSON.stringify({ text: "Ana's manager is Cy." });
-  lines[230] = JSON.stringify({ text: "Ana's manager is Di." });
-  lines[240] = JSON.stringify({ text: "Priya prefers tea." });
-  lines[250] = JSON.stringify({ text: "Priya now prefers coffee instead." });
+  lines[BATCH - 50] = JSON.stringify({ text: "Priya prefers tea." });
+  lines[BATCH - 40] = JSON.stringify({ text: "Ana's manager is Cy." });
+  lines[BATCH + 30] = JSON.stringify({ text: "Ana's manager is Di." });
+  lines[BATCH + 40] = JSON.stringify({ text: "Priya prefers tea." });
+  lines[BATCH + 50] = JSON.stringify({ text: "Priya now prefers coffee instead." });
   lines[3] = "";
   lines[4] = "{not json";
-  lines[404] = JSON.stringify({ text: "" });
-  lines[450] = JSON.stringify({ text: "Ana's manager is Ed.", observed_at: "2020-01-01T00:00:00Z" });
+  lines[2 * BATCH + 4] = JSON.stringify({ text: "" });
+  lines[2 * BATCH + 50] = JSON.stringify({ text: "Ana's manager is Ed.", observed_at: "2020-01-01T00:00:00Z" });
   return lines;
 }
 
@@ -95,8 +95,8 @@ describeEachDb("fact import", (get) => {
       expected.skipped += result.skipped;
     }
 
-    expect(progress.lines).toBe(520);
-    expect(progress.rejected.map((r) => r.line)).toEqual([5, 405]);
+    expect(progress.lines).toBe(LINES);
+    expect(progress.rejected.map((r) => r.line)).toEqual([5, 2 * BATCH + 5]);
     expect(progress.rejected[0]?.reason).toBe("not valid JSON");
     expect({ created: progress.created, superseded: progress.superseded, skipped: progress.skipped }).toEqual(expected);
     // The batches met: a claim replaced across them, a duplicate of an earlier batch skipped, an older observation kept as history.
@@ -108,7 +108,7 @@ describeEachDb("fact import", (get) => {
     expect(stored["Ana's manager is Cy."]).toBe("Ana's manager is Di.");
     expect(stored["Ana's manager is Ed."]).toBe("Ana's manager is Di.");
     // The first capture of a process loads the rules and the tagger's model.
-  }, 30_000);
+  }, 60_000);
 
   test("analyses the next batch while a batch is stored", async () => {
     const { db } = get();
@@ -133,9 +133,9 @@ describeEachDb("fact import", (get) => {
         if (read >= 2 * BATCH + 2) secondBatchRead();
       }),
     );
-    expect(progress.rejected.map((r) => r.line)).toEqual([5, 405]);
+    expect(progress.rejected.map((r) => r.line)).toEqual([5, 2 * BATCH + 5]);
     expect(Object.keys(await supersession(db, ws)).length).toBe(progress.created + progress.superseded);
-  });
+  }, 60_000);
 
   test("a batch that fails to store fails the import, and no later batch is stored", async () => {
     const { db } = get();
@@ -144,5 +144,5 @@ describeEachDb("fact import", (get) => {
     await expect(importFacts(failing, ws.id, linesOf(corpus()))).rejects.toThrow("the second batch failed");
     const [count] = await db.sql<{ n: number }>`SELECT count(*)::int AS n FROM facts WHERE workspace_id = ${ws.id}`;
     expect(count?.n).toBe(BATCH);
-  });
+  }, 60_000);
 });
