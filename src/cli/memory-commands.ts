@@ -20,7 +20,8 @@ const factsImport: Command = (args, config, io) =>
     const file = positional(args, 2, "FILE.jsonl");
     if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
     const workspace = await findWorkspace(db, requireFlag(args, "workspace"));
-    const totalLines = await countLines(file);
+    // The lines are counted first only for the progress bar, shown on a terminal.
+    const totalLines = process.stderr.isTTY ? await countLines(file) : 0;
     const bar = process.stderr.isTTY
       ? new cliProgress.SingleBar({ format: "importing [{bar}] {value}/{total} lines | {eta_formatted} left", stream: process.stderr })
       : undefined;
@@ -34,6 +35,7 @@ const factsImport: Command = (args, config, io) =>
     await refreshStatistics(db, ["facts", "end_users", "fact_sequences"]);
     // And the search index's snapshot, so the first search after it reads one row.
     const { snapshotWorkspace } = await import("../memory/index/registry");
+    if (process.stderr.isTTY && result.created > 0) process.stderr.write("storing the search index snapshot…\n");
     const snapshot = result.created > 0 ? await snapshotWorkspace(db, workspace.id) : null;
     for (const r of result.rejected) process.stderr.write(`line ${r.line}: ${r.reason} (skipped)\n`);
     const summary = {
