@@ -87,6 +87,20 @@ describeEachDb("index snapshots", (get) => {
     expect(third.served[1]).toHaveLength(41);
   });
 
+  test("a snapshot read in slices is the snapshot read whole", async () => {
+    const { db } = get();
+    const ws = await workspaceWith(db, 40);
+    await coldRead(db, ws.id);
+    const whole = await readIndexSnapshot(db, ws.id, SNAPSHOT_FORMAT, 2 ** 30);
+    const rows = await db.sql<{ size: number }>`SELECT length(data) AS size FROM index_snapshots WHERE workspace_id = ${ws.id}`;
+    // Slices that do not divide the row evenly, the last one short.
+    const sliced = await readIndexSnapshot(db, ws.id, SNAPSHOT_FORMAT, Math.ceil(rows[0]!.size / 7));
+    expect(whole).not.toBeNull();
+    expect(sliced?.seq).toBe(whole!.seq);
+    expect(Buffer.compare(Buffer.from(sliced!.bytes), Buffer.from(whole!.bytes))).toBe(0);
+    expect(await readIndexSnapshot(db, ws.id, "another-format", 64)).toBeNull();
+  });
+
   test("forgetting an end user or deleting a fact drops the snapshot in the same transaction", async () => {
     const { db } = get();
     const ws = await workspaceWith(db, 10);
