@@ -13,20 +13,20 @@ export interface FactTimes {
 /**
  * The observation and expiry times of one taught fact, checked: an observation may not lie in
  * the future beyond the clock skew, and a fact must expire after it was observed. `path` names
- * the fact in the error (`facts[2]`).
+ * the fact in the error (`facts[2]`); "" for fields at the top of the body.
  */
 export function factTimes(fact: { observed_at?: string; expires_at?: string }, path: string, now: number = Date.now()): FactTimes {
   const times: FactTimes = {};
   if (fact.observed_at !== undefined) {
     times.recordedAt = new Date(fact.observed_at);
     if (times.recordedAt.getTime() > now + CLOCK_SKEW_MS) {
-      throw invalid(`${path}.observed_at`, "an observation cannot lie in the future (more than 5 minutes ahead of the server's clock)");
+      throw invalid(fieldOf(path, "observed_at"), "an observation cannot lie in the future (more than 5 minutes ahead of the server's clock)");
     }
   }
   if (fact.expires_at !== undefined) {
     times.expiresAt = new Date(fact.expires_at);
     if (times.expiresAt.getTime() <= (times.recordedAt?.getTime() ?? now)) {
-      throw invalid(`${path}.expires_at`, "a fact must expire after it was observed (after observed_at, or after now when observed_at is not given)");
+      throw invalid(fieldOf(path, "expires_at"), "a fact must expire after it was observed (after observed_at, or after now when observed_at is not given)");
     }
   }
   return times;
@@ -46,3 +46,5 @@ export function observedRange(input: { observed_after?: string; observed_before?
 function invalid(path: string, reason: string): ApiError {
   return new ApiError("validation_error", `invalid ${path}: ${reason}`, { fields: [{ path, reason }] });
 }
+
+const fieldOf = (path: string, name: string): string => (path === "" ? name : `${path}.${name}`);

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { teachMessages } from "../capture/messages";
 import { teachFacts } from "../capture/teach";
 import type { Db } from "../db/types";
 import { buildContext } from "../memory/context";
@@ -15,6 +16,8 @@ import {
   FactWithHistory,
   RestSearchRequest,
   SearchResult,
+  TeachMessagesRequest,
+  TeachMessagesResult,
   TeachRequest,
   TeachResult,
 } from "../schema/memory";
@@ -46,6 +49,13 @@ export function memoryRoutes(deps: { db: Db; index: FactIndexes; pipeline: Reque
       body: input(TeachRequest),
       returns: { status: 202, data: TeachResult },
       detail: { summary: "Teach facts" },
+    })
+    .post("/v1/memory/messages", ({ caller, body }) => teachMessages({ db, index, caller }, body), {
+      auth: "memory.write",
+      json: true,
+      body: input(TeachMessagesRequest),
+      returns: { status: 202, data: TeachMessagesResult },
+      detail: { summary: "Teach what the user said in a conversation" },
     })
     .get("/v1/memory/facts", ({ caller, query }) => listFacts({ db, index, caller }, query), {
       auth: "memory.read",

@@ -206,6 +206,34 @@ export const TeachRequest = Type.Object({
 });
 export type TeachRequest = Static<typeof TeachRequest>;
 
+/** Who said a message of a conversation. */
+export const MessageRole = Type.Union([Type.Literal("user"), Type.Literal("assistant"), Type.Literal("system"), Type.Literal("tool")]);
+export type MessageRole = Static<typeof MessageRole>;
+
+/** POST /v1/memory/messages (docs/api.md, Routes): a conversation, whose user messages' statements are taught. */
+export const TeachMessagesRequest = Type.Object({
+  messages: Type.Array(
+    Type.Object({
+      role: MessageRole,
+      content: Text({ minLength: 1, maxLength: 8000, description: "the message's text (1-8000 characters)" }),
+    }),
+    { minItems: 1, maxItems: 50, description: "1-50 messages of a conversation, in order; only the user's statements are taught" },
+  ),
+  end_user: Type.Optional(EndUser),
+  observed_at: FactTimeFields.observed_at,
+});
+export type TeachMessagesRequest = Static<typeof TeachMessagesRequest>;
+
+/** What teaching a conversation did: the statements taught and what capture made of them. */
+export const TeachMessagesResult = Type.Object({
+  accepted_message_count: Type.Integer(),
+  statements: Type.Array(Type.String(), { description: "the statements of the user's messages that were taught, in order" }),
+  created: Type.Integer(),
+  superseded: Type.Integer(),
+  skipped: Type.Integer(),
+});
+export type TeachMessagesResult = Static<typeof TeachMessagesResult>;
+
 /** One line of `facts export` (every field, superseded facts included). */
 export const ExportedFact = Type.Object({
   fact_id: Type.String(),

@@ -1,0 +1,34 @@
+import type { TeachMessagesRequest, TeachMessagesResult } from "../schema/memory";
+import type { ServiceContext } from "../service";
+import { factTimes } from "./fact-time";
+import { captureFacts } from "./pipeline";
+import { statementsIn } from "./statements";
+
+/**
+ * POST /v1/memory/messages: a conversation taught as the answers worker keeps what a user says.
+ * The statements of the user's messages (`statementsIn`: questions, requests, greetings and
+ * fragments left out) are captured as `user_stated`, about the named end user when one is given,
+ * all observed when the client says (default now). What an assistant, a system prompt or a tool
+ * said is never taught as something the user said: it may quote the user wrongly, or carry
+ * instructions.
+ */
+export async function teachMessages(ctx: ServiceContext, input: TeachMessagesRequest): Promise<TeachMessagesResult> {
+  const times = factTimes({ ...(input.observed_at !== undefined && { observed_at: input.observed_at }) }, "");
+  const statements: string[] = [];
+  for (const message of input.messages) if (message.role === "user") statements.push(...(await statementsIn(message.content)));
+  const result =
+    statements.length === 0
+      ? { created: 0, superseded: 0, skipped: 0 }
+      : await captureFacts(
+          ctx.db,
+          ctx.caller.workspaceId,
+          statements.map((text) => ({ text, origin: "user_stated" as const, endUser: input.end_user, ...times })),
+        );
+  return {
+    accepted_message_count: input.messages.length,
+    statements,
+    created: result.created,
+    superseded: result.superseded,
+    skipped: result.skipped,
+  };
+}
