@@ -46,6 +46,31 @@ export type AnswerEvent =
   | { event: "answer.failed"; data: { error: { code: string; message: string } } }
   | { event: "done"; data: { ok: boolean } };
 
+/**
+ * The REST routes the client calls, by method (docs/api.md, Routes): the methods below read their
+ * paths from here, and a test checks that every route docs/api.md lists for key holders is in it.
+ */
+export const CLIENT_ROUTES = {
+  whoami: "GET /v1/whoami",
+  teach: "POST /v1/memory/facts",
+  teachMessages: "POST /v1/memory/messages",
+  search: "POST /v1/memory/search",
+  context: "POST /v1/memory/context",
+  "facts.list": "GET /v1/memory/facts",
+  "facts.get": "GET /v1/memory/facts/:fact_id",
+  "facts.delete": "DELETE /v1/memory/facts/:fact_id",
+  "answers.create": "POST /v1/answers",
+  "answers.get": "GET /v1/answers/:answer_id",
+} as const;
+
+type Route = (typeof CLIENT_ROUTES)[keyof typeof CLIENT_ROUTES];
+
+/** A route's method and its path with the parameter filled in. */
+function route(name: keyof typeof CLIENT_ROUTES, param?: string): { method: Request["method"]; path: string } {
+  const [method, pattern] = (CLIENT_ROUTES[name] as Route).split(" ") as [Request["method"], string];
+  return { method, path: param === undefined ? pattern : pattern.replace(/:[a-z_]+$/, encodeURIComponent(param)) };
+}
+
 interface Request {
   method: "GET" | "POST" | "DELETE";
   path: string;
@@ -66,37 +91,37 @@ export class Memoryd {
 
   /** GET /v1/whoami: the key's name, scopes and workspace. */
   whoami(options: CallOptions = {}): Promise<WhoamiResult> {
-    return this.call({ method: "GET", path: "/v1/whoami", retry: true, ...options });
+    return this.call({ ...route("whoami"), retry: true, ...options });
   }
 
   /** POST /v1/memory/facts: teach 1-20 facts. Not retried: a retry after a lost connection could teach twice (duplicates are skipped, but counts differ). */
   teach(body: TeachRequest, options: CallOptions = {}): Promise<TeachResult> {
-    return this.call({ method: "POST", path: "/v1/memory/facts", body, retry: false, ...options });
+    return this.call({ ...route("teach"), body, retry: false, ...options });
   }
 
   /** POST /v1/memory/messages: teach what the user said in a conversation. */
   teachMessages(body: TeachMessagesRequest, options: CallOptions = {}): Promise<TeachMessagesResult> {
-    return this.call({ method: "POST", path: "/v1/memory/messages", body, retry: false, ...options });
+    return this.call({ ...route("teachMessages"), body, retry: false, ...options });
   }
 
   /** POST /v1/memory/search: the facts most relevant to a query. */
   search(body: SearchBody, options: CallOptions = {}): Promise<SearchResult> {
-    return this.call({ method: "POST", path: "/v1/memory/search", body, retry: true, ...options });
+    return this.call({ ...route("search"), body, retry: true, ...options });
   }
 
   /** POST /v1/memory/context: the memory block for a prompt. */
   context(body: ContextBody, options: CallOptions = {}): Promise<ContextPacket> {
-    return this.call({ method: "POST", path: "/v1/memory/context", body, retry: true, ...options });
+    return this.call({ ...route("context"), body, retry: true, ...options });
   }
 
-  /** The facts API: list, read and delete the facts the key may see. */
+  /** The facts API: list, read and delete the facts the key may see (a delete is not retried: a second one after a lost response would be a 404). */
   readonly facts = {
     list: (params: FactListParams = {}, options: CallOptions = {}): Promise<FactList> =>
-      this.call({ method: "GET", path: "/v1/memory/facts", query: { ...params }, retry: true, ...options }),
+      this.call({ ...route("facts.list"), query: { ...params }, retry: true, ...options }),
     get: (factId: string, params: { end_user?: string } = {}, options: CallOptions = {}): Promise<FactWithHistory> =>
-      this.call({ method: "GET", path: `/v1/memory/facts/${encodeURIComponent(factId)}`, query: params, retry: true, ...options }),
+      this.call({ ...route("facts.get", factId), query: params, retry: true, ...options }),
     delete: (factId: string, params: { end_user?: string } = {}, options: CallOptions = {}): Promise<{ fact_id: string; restored: string[] }> =>
-      this.call({ method: "DELETE", path: `/v1/memory/facts/${encodeURIComponent(factId)}`, query: params, retry: true, ...options }),
+      this.call({ ...route("facts.delete", factId), query: params, retry: false, ...options }),
   };
 
   /** The worker's answers: queued and polled, or streamed. */
@@ -108,8 +133,7 @@ export class Memoryd {
     create: (body: AnswerBody, options: CallOptions & { idempotencyKey?: string } = {}): Promise<QueuedAnswer> => {
       const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
       return this.call({
-        method: "POST",
-        path: "/v1/answers",
+        ...route("answers.create"),
         body: { ...body, stream: false },
         headers: { "idempotency-key": idempotencyKey },
         retry: true,
@@ -118,8 +142,7 @@ export class Memoryd {
     },
     get: (answerId: string, options: CallOptions & { includeSources?: boolean } = {}): Promise<Answer> =>
       this.call({
-        method: "GET",
-        path: `/v1/answers/${encodeURIComponent(answerId)}`,
+        ...route("answers.get", answerId),
         query: options.includeSources === true ? { include: "sources" } : {},
         retry: true,
         ...(options.signal && { signal: options.signal }),
@@ -140,7 +163,7 @@ export class Memoryd {
   };
 
   private async *events(body: AnswerBody, options: CallOptions): AsyncGenerator<AnswerEvent> {
-    const response = await this.send({ method: "POST", path: "/v1/answers", body: { ...body, stream: true }, retry: false, ...options }, false);
+    const response = await this.send({ ...route("answers.create"), body: { ...body, stream: true }, retry: false, ...options }, false);
     if (response.body === null) throw new MemorydError(response.status, "internal_error", "the stream has no body");
     const stream = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
     for await (const message of stream) {
