@@ -1,0 +1,61 @@
+/**
+ * Every TypeScript example in docs/clients.md and the README runs as written (the README's with
+ * the test server's address in place of the default one) (`import … from "memoryd/client"`,
+ * resolved through the package's own exports) against a real server on the embedded database,
+ * with the worker answering from the local provider.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createLocalProvider } from "../../src/models/local";
+import { makeKey } from "../helpers/app";
+import { answersHarness, type AnswersHarness } from "../helpers/answers";
+import { openTestDatabase, type TestDatabase } from "../helpers/databases";
+
+const ROOT = join(import.meta.dir, "..", "..");
+// Inside the package, so that "memoryd/client" resolves to this checkout's export.
+const DIR = join(ROOT, "node_modules", ".cache", "memoryd-docs-examples");
+const examples = ["docs/clients.md", "README.md"].flatMap((doc) =>
+  [...readFileSync(join(ROOT, doc), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) =>
+    m[1]!.replace('baseUrl: "http://127.0.0.1:8787"', 'baseUrl: process.env.MEMORYD_URL ?? ""'),
+  ),
+);
+
+let t: TestDatabase;
+let h: AnswersHarness;
+let server: ReturnType<typeof Bun.serve>;
+let key: string;
+
+beforeAll(async () => {
+  t = await openTestDatabase("embedded");
+  h = await answersHarness(t.db, { local: createLocalProvider() });
+  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => h.app.handle(request) });
+  key = (await makeKey(t.db)).secret;
+  mkdirSync(DIR, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  server.stop(true);
+  await h.stop();
+  await t.close();
+  rmSync(DIR, { recursive: true, force: true });
+});
+
+test("docs/clients.md and the README have examples, and each one runs", async () => {
+  expect(examples.length).toBeGreaterThanOrEqual(4);
+  for (const [i, code] of examples.entries()) {
+    const file = join(DIR, `example-${i}.ts`);
+    writeFileSync(file, code);
+    const proc = Bun.spawn([process.execPath, file], {
+      env: { ...process.env, MEMORYD_URL: `http://127.0.0.1:${server.port}`, MEMORYD_KEY: key },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (exit !== 0) throw new Error(`example ${i} exited ${exit}:\n${stderr}\n${code}`);
+    expect(stderr).toBe("");
+    if (code.includes("search(")) expect(stdout).toContain("The billing service runs on Postgres 16.");
+    if (code.includes("teachMessages(")) expect(stdout).toContain("Lisbon");
+    if (code.includes("answers.wait(")) expect(stdout).toContain("completed");
+  }
+}, 60_000);
