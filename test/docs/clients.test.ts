@@ -15,6 +15,13 @@ import { openTestDatabase, type TestDatabase } from "../helpers/databases";
 const ROOT = join(import.meta.dir, "..", "..");
 // Inside the package, so that "memoryd/client" resolves to this checkout's export.
 const DIR = join(ROOT, "node_modules", ".cache", "memoryd-docs-examples");
+/**
+ * The AI SDK example names a real provider (`@ai-sdk/openai`); here a mock model of `ai/test`
+ * stands in for it, answering every call with a fixed text. Everything else runs as written.
+ */
+const STAND_IN_PROVIDER = `import { MockLanguageModelV4 } from "ai/test";
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+const openai = (_id: string) => new MockLanguageModelV4({ doGenerate: async () => ({ content: [{ type: "text", text: "A stand-in answer." }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] }) });`;
 const examples = ["docs/clients.md", "README.md"].flatMap((doc) =>
   [...readFileSync(join(ROOT, doc), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) =>
     m[1]!.replace('baseUrl: "http://127.0.0.1:8787"', 'baseUrl: process.env.MEMORYD_URL ?? ""'),
@@ -45,7 +52,7 @@ test("docs/clients.md and the README have examples, and each one runs", async ()
   expect(examples.length).toBeGreaterThanOrEqual(4);
   for (const [i, code] of examples.entries()) {
     const file = join(DIR, `example-${i}.ts`);
-    writeFileSync(file, code);
+    writeFileSync(file, code.replace('import { openai } from "@ai-sdk/openai";', STAND_IN_PROVIDER));
     const proc = Bun.spawn([process.execPath, file], {
       env: { ...process.env, MEMORYD_URL: `http://127.0.0.1:${server.port}`, MEMORYD_KEY: key },
       stdout: "pipe",
@@ -57,5 +64,6 @@ test("docs/clients.md and the README have examples, and each one runs", async ()
     if (code.includes("search(")) expect(stdout).toContain("The billing service runs on Postgres 16.");
     if (code.includes("teachMessages(")) expect(stdout).toContain("Lisbon");
     if (code.includes("answers.wait(")) expect(stdout).toContain("completed");
+    if (code.includes("withMemory(")) expect(stdout).toContain("A stand-in answer.");
   }
 }, 60_000);
