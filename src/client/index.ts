@@ -24,6 +24,21 @@ import { backoffMs, type ClientOptions, MemorydError, resolveOptions, type Resol
 
 export { MemorydError } from "./transport";
 export type { ClientOptions } from "./transport";
+/** The wire types the methods take and return, for an app that names them. */
+export type { Answer, AnswerRequest, QueuedAnswer, WhoamiResult };
+export type {
+  ContextPacket,
+  FactList,
+  FactListQuery,
+  FactWithHistory,
+  RestContextRequest,
+  RestSearchRequest,
+  SearchResult,
+  TeachMessagesRequest,
+  TeachMessagesResult,
+  TeachRequest,
+  TeachResult,
+};
 
 /** A request body whose defaulted fields may be left out (the server fills them in). */
 type WithDefaults<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;

@@ -168,7 +168,7 @@ describeEachDb("memoryd/ai-sdk", (get) => {
     const output = result.steps[0]!.toolResults[0]!.output as { facts: { fact_text: string }[] };
     expect(output.facts.map((f) => f.fact_text)).toContain("The billing service runs on Postgres 16.");
 
-    const offered = (model.doGenerateCalls[0]!.tools ?? []).map((t) => (t.type === "function" ? [t.name, t.description, t.inputSchema] : [t.name]));
+    const offered: unknown[] = (model.doGenerateCalls[0]!.tools ?? []).map((t) => (t.type === "function" ? [t.name, t.description, t.inputSchema] : [t.name]));
     const mcp = toolsFor([...ALL_SCOPES])
       .filter((t) => ["search_memory", "get_memory_context", "teach_memory"].includes(t.name))
       .map((t) => [t.name, t.description, t.inputSchema]);

@@ -124,7 +124,7 @@ export interface CliOptions {
   /** Defaults to a fresh empty temp directory. */
   cwd?: string;
   timeoutMs?: number;
-  /** Run `bun src/main.ts` (the package's `bin`) instead of the binary: modules then load as they are first imported. */
+  /** Run `bun src/main.ts` (the source entry point) instead of the binary: modules then load as they are first imported. */
   fromSource?: boolean;
 }
 
