@@ -1,21 +1,18 @@
 /**
  * Every TypeScript example in docs/clients.md and the README runs as written (the README's with
- * the test server's address in place of the default one) against a real server on the embedded
- * database, with the worker answering from the local provider. They run in a directory of their
- * own, where `import … from "memoryd/client"` resolves through the package's exports to its build
+ * the server's address in place of the default one) against the built binary on the embedded
+ * database, whose worker answers from the local provider. They run in a directory of their own,
+ * where `import … from "memoryd/client"` resolves through the package's exports to its build
  * (scripts/pack.ts), made first.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildPackage } from "../../scripts/pack";
-import { createLocalProvider } from "../../src/models/local";
-import { makeKey } from "../helpers/app";
-import { answersHarness, type AnswersHarness } from "../helpers/answers";
-import { openTestDatabase, type TestDatabase } from "../helpers/databases";
+import { cleanup, REPO_ROOT as ROOT, type ServerHandle, startServer, tempDir } from "./binary";
 
-const ROOT = join(import.meta.dir, "..", "..");
+afterAll(cleanup, 30_000);
+
 /**
  * The AI SDK example names a real provider (`@ai-sdk/openai`); here a mock model of `ai/test`
  * stands in for it, answering every call with a fixed text. Everything else runs as written.
@@ -29,31 +26,18 @@ const examples = ["docs/clients.md", "README.md"].flatMap((doc) =>
   ),
 );
 
-let t: TestDatabase;
-let h: AnswersHarness;
-let server: ReturnType<typeof Bun.serve>;
-let key: string;
+let server: ServerHandle;
 /** An app of its own: node_modules holds this checkout as `memoryd`, and the `ai` it installed. */
 let dir: string;
 
 beforeAll(async () => {
-  t = await openTestDatabase("embedded");
-  h = await answersHarness(t.db, { local: createLocalProvider() });
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => h.app.handle(request) });
-  key = (await makeKey(t.db)).secret;
+  server = await startServer({ dataDir: tempDir() });
   await buildPackage();
-  dir = mkdtempSync(join(tmpdir(), "memoryd-docs-examples-"));
+  dir = tempDir("memoryd-docs-examples-");
   mkdirSync(join(dir, "node_modules"));
   symlinkSync(ROOT, join(dir, "node_modules", "memoryd"), "dir");
   symlinkSync(join(ROOT, "node_modules", "ai"), join(dir, "node_modules", "ai"), "dir");
-}, 60_000);
-
-afterAll(async () => {
-  server.stop(true);
-  await h.stop();
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 test("docs/clients.md and the README have examples, and each one runs", async () => {
   expect(examples.length).toBeGreaterThanOrEqual(4);
@@ -61,7 +45,7 @@ test("docs/clients.md and the README have examples, and each one runs", async ()
     const file = join(dir, `example-${i}.ts`);
     writeFileSync(file, code.replace('import { openai } from "@ai-sdk/openai";', STAND_IN_PROVIDER));
     const proc = Bun.spawn([process.execPath, file], {
-      env: { ...process.env, MEMORYD_URL: `http://127.0.0.1:${server.port}`, MEMORYD_KEY: key },
+      env: { ...process.env, MEMORYD_URL: server.url, MEMORYD_KEY: server.secret! },
       stdout: "pipe",
       stderr: "pipe",
     });
