@@ -1,6 +1,6 @@
 /**
  * The opt-in embeddings endpoint (issue 37), measured with the fake OpenAI-compatible endpoint of
- * test/helpers/fake-embeddings.ts on loopback, driven through memoryd's real `openai` SDK client,
+ * test/helpers/fake-embeddings.ts on loopback, driven through memoryd's embeddings client (fetch),
  * each part beside its bare baseline in the same run:
  *
  * 1. quality   Paraphrase set (bench/sets/paraphrase.json) taught with `teachFacts` into embedded

@@ -1,13 +1,14 @@
 /**
  * The operator's embeddings endpoint: any server that speaks OpenAI's `POST {base}/embeddings`
- * (Ollama, vLLM, LM Studio, llama.cpp's server, OpenAI), called through the official `openai` SDK.
- * The endpoint is the operator's own, so loopback and plain http are allowed for it.
+ * (Ollama, vLLM, LM Studio, llama.cpp's server, OpenAI). The endpoint is the operator's own, so
+ * loopback and plain http are allowed for it.
  *
+ * Called with `fetch` directly, not through an SDK: a search waits on this call, and a plain POST
+ * on the runtime's kept-alive connections is all it needs (no retries: the caller has a deadline).
  * Every answer is checked before it is used: as many vectors as texts, each of finite numbers and
  * of one dimension (the first answer fixes it). A failure is an `EmbeddingError` whose message
  * names the endpoint and what went wrong, never the key.
  */
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { redactUrlCredentials } from "../redact";
 
 export interface EmbeddingClientOptions {
@@ -45,14 +46,16 @@ export class EmbeddingError extends Error {
 const MAX_INPUT_CHARS = 8_000;
 
 export class EmbeddingClient {
-  private readonly client: OpenAI;
+  private readonly url: string;
+  private readonly headers: Record<string, string>;
   private readonly where: string;
   /** The model's dimension, fixed by its first answer. */
   dimensions: number | null = null;
 
   constructor(readonly options: EmbeddingClientOptions) {
-    // Local servers need no key; the SDK insists on one, and it is only sent as a bearer header.
-    this.client = new OpenAI({ apiKey: options.apiKey ?? "none", baseURL: options.baseURL, maxRetries: 0 });
+    this.url = `${options.baseURL.replace(/\/+$/, "")}/embeddings`;
+    // Local servers need no key: then no Authorization header is sent at all.
+    this.headers = { "content-type": "application/json", accept: "application/json", ...(options.apiKey && { authorization: `Bearer ${options.apiKey}` }) };
     this.where = redactUrlCredentials(options.baseURL);
   }
 
@@ -75,17 +78,29 @@ export class EmbeddingClient {
     );
   }
 
+  /** One POST, its answer read whole, within `timeoutMs` (the body's reading included). */
   private async embed(inputs: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<Float32Array[]> {
-    let response: OpenAI.Embeddings.CreateEmbeddingResponse;
+    const body = JSON.stringify({ model: this.options.model, input: inputs.map((t) => t.slice(0, MAX_INPUT_CHARS)), encoding_format: "float" });
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let answer: unknown;
     try {
-      response = await this.client.embeddings.create(
-        { model: this.options.model, input: inputs.map((t) => t.slice(0, MAX_INPUT_CHARS)), encoding_format: "float" },
-        { timeout: timeoutMs, ...(signal && { signal }) },
-      );
+      const response = await fetch(this.url, { method: "POST", headers: this.headers, body, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        throw this.statusFailure(response.status);
+      }
+      const text = await response.text();
+      try {
+        answer = JSON.parse(text);
+      } catch {
+        throw new EmbeddingError("garbage", `the embeddings API at ${this.where} answered something that is not JSON`);
+      }
     } catch (error) {
-      throw this.failure(error);
+      if (error instanceof EmbeddingError) throw error;
+      if (timeout.aborted || signal?.aborted) throw new EmbeddingError("timeout", `the embeddings API at ${this.where} did not answer in time`);
+      throw new EmbeddingError("unavailable", `could not reach the embeddings API at ${this.where}`);
     }
-    return this.check(response, inputs.length);
+    return this.check(answer, inputs.length);
   }
 
   private check(response: unknown, count: number): Float32Array[] {
@@ -111,16 +126,8 @@ export class EmbeddingClient {
     });
   }
 
-  private failure(error: unknown): EmbeddingError {
-    if (error instanceof EmbeddingError) return error;
-    if (error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {
-      return new EmbeddingError("timeout", `the embeddings API at ${this.where} did not answer in time`);
-    }
-    if (error instanceof APIError && error.status !== undefined) {
-      const failure: EmbeddingFailure =
-        error.status >= 500 || error.status === 429 ? "unavailable" : INPUT_REFUSED.has(error.status) ? "refused" : "misconfigured";
-      return new EmbeddingError(failure, `the embeddings API at ${this.where} answered HTTP ${error.status}`, error.status);
-    }
-    return new EmbeddingError("unavailable", `could not reach the embeddings API at ${this.where}`);
+  private statusFailure(status: number): EmbeddingError {
+    const failure: EmbeddingFailure = status >= 500 || status === 429 ? "unavailable" : INPUT_REFUSED.has(status) ? "refused" : "misconfigured";
+    return new EmbeddingError(failure, `the embeddings API at ${this.where} answered HTTP ${status}`, status);
   }
 }

@@ -49,11 +49,20 @@ interface Entry {
 const SYNC_EVERY_MS = 1_000;
 /** Vectors read per statement. */
 const SYNC_PAGE = 1_000;
+/**
+ * Query vectors kept, by text (the model is the client's, one per process): an agent asks the
+ * same question for search and for context, and again on the next turn. 3 KB each at 768
+ * dimensions, so a few MB at most.
+ */
+const QUERY_CACHE_SIZE = 1_000;
 
 export class SemanticSearch {
   /** Map order is the LRU order. */
   private readonly entries = new Map<string, Entry>();
   private readonly failures: Record<EmbeddingFailure, number> = { timeout: 0, unavailable: 0, refused: 0, misconfigured: 0, garbage: 0 };
+  /** Query vectors by text, Map order the LRU order; a text asked for while its call is under way shares the call. */
+  private readonly queryVectors = new Map<string, Float32Array>();
+  private readonly pendingQueries = new Map<string, Promise<Float32Array | null>>();
   private lastWarnAt = 0;
 
   constructor(
@@ -87,8 +96,29 @@ export class SemanticSearch {
     return vectors === null || vectors.size === 0 ? null : { query, vectors, minSimilarity: this.options.minSimilarity };
   }
 
-  /** The query's vector within the timeout, or null. */
-  async queryVector(text: string): Promise<Float32Array | null> {
+  /** The query's vector within the timeout, or null: from the cache when the text was asked for lately. */
+  queryVector(text: string): Promise<Float32Array | null> {
+    const cached = this.queryVectors.get(text);
+    if (cached !== undefined) {
+      this.queryVectors.delete(text);
+      this.queryVectors.set(text, cached);
+      return Promise.resolve(cached);
+    }
+    const pending = this.pendingQueries.get(text);
+    if (pending !== undefined) return pending;
+    const call = this.embedQuery(text).then((vector) => {
+      this.pendingQueries.delete(text);
+      if (vector !== null) {
+        this.queryVectors.set(text, vector);
+        if (this.queryVectors.size > QUERY_CACHE_SIZE) this.queryVectors.delete(this.queryVectors.keys().next().value!);
+      }
+      return vector;
+    });
+    this.pendingQueries.set(text, call);
+    return call;
+  }
+
+  private async embedQuery(text: string): Promise<Float32Array | null> {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     // The SDK's own timeout bounds the request; this bounds everything around it too.

@@ -5,19 +5,21 @@ import type { ServiceContext } from "../service";
 import type { FactIndex } from "./index/fact-index";
 import { readView } from "./as-of";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
-import { planQuery, RANKING, rankFacts, readFilter, recentFacts, type RankingParams } from "./index/ranking";
+import { planQuery, type QueryPlan, RANKING, rankFacts, type ReadFilter, readFilter, recentFacts, type RankingParams } from "./index/ranking";
 import { timeOnlyExplanation } from "./time/fact-lift";
 import { visibilityFor, type Visibility } from "./visibility";
 
 /**
  * POST /v1/memory/search (docs/api.md): the facts most relevant to a query. No model in the path,
  * unless the operator configured an embeddings endpoint: then one call for the query's vector,
- * made while the index is read and bounded by its timeout.
+ * sent first; the index is read and the words ranked while it is on its way.
  */
 export async function searchFacts(ctx: ServiceContext, input: RestSearchRequest): Promise<SearchResult> {
   const v = visibilityFor(ctx.caller, input.end_user?.id ?? null);
-  const [view, semantic] = await Promise.all([readView(ctx, v.workspaceId, input.as_of), semanticQuery(ctx, v.workspaceId, input.query)]);
-  return searchIndex(view.index, v, input, undefined, view.now, semantic);
+  const semantic = semanticQuery(ctx, v.workspaceId, input.query);
+  const view = await readView(ctx, v.workspaceId, input.as_of);
+  const ranked = rankByWords(view.index, v, input, undefined, view.now, ctx.index.semantic !== undefined);
+  return finishSearch(ranked, await semantic);
 }
 
 /** The query's vector and the workspace's, when an embeddings endpoint is configured and answers in time. */
@@ -34,23 +36,70 @@ export function searchIndex(
   now: number = Date.now(),
   semantic: SemanticQuery | null = null,
 ): SearchResult {
+  return finishSearch(rankByWords(index, v, input, params, now, semantic !== null), semantic);
+}
+
+/** A search ranked by its words, waiting for the query's vector (or its absence) to be finished. */
+interface WordRanking {
+  index: FactIndex;
+  input: RestSearchRequest;
+  filter: ReadFilter;
+  plan: QueryPlan;
+  params: RankingParams | undefined;
+  now: number;
+  explain: Map<number, ScoreExplanation> | undefined;
+  /** Ranked as deep as fusion reads, for a vector that may come. */
+  forVectors: boolean;
+  /** The facts by their words (or by time), best first: `limit` of them, or fusion's depth. */
+  lexical: number[];
+}
+
+/**
+ * The words' half of a search. With `forVectors` it ranks as deep as fusion reads, since a vector
+ * may still come; a query the vector will not rank (no terms) is listed by time either way.
+ */
+function rankByWords(
+  index: FactIndex,
+  v: Visibility,
+  input: RestSearchRequest,
+  params: RankingParams | undefined,
+  now: number,
+  forVectors: boolean,
+): WordRanking {
   const filter = readFilter(index, v, now, observedRange(input));
   const plan = planQuery(index, input.query, params, now);
   const explain = input.explain === true ? new Map<number, ScoreExplanation>() : undefined;
-  const depth = semantic === null ? input.limit : Math.max(input.limit, FUSION_DEPTH);
+  const ranking: WordRanking = { index, input, filter, plan, params, now, explain, forVectors, lexical: [] };
   // A query of only stop words or punctuation asks for nothing in particular: the latest facts are
-  // the sensible answer, not an empty list or an error. One whose only known words name a time
-  // ("what happened last week?") gets the facts nearest that time, unless vectors can rank it.
-  const byTime = !plan.hasTerms || (plan.onlyTime && semantic === null);
-  const lexical = byTime
-    ? recentFacts(index, filter, { limit: input.limit, now }, plan.time.windows)
-    : rankFacts(index, plan, filter, { limit: depth, now, ...(params && { params }), ...(explain && { explain }) });
-  if (byTime && explain !== undefined && plan.time.windows.length > 0) {
-    for (const ord of lexical) explain.set(ord, timeOnlyExplanation(index, plan.time.windows, ord, (params ?? RANKING).time));
+  // the sensible answer, not an empty list or an error.
+  if (!plan.hasTerms) ranking.lexical = byTime(ranking);
+  // One whose only known words name a time ("what happened last week?") gets the facts nearest that
+  // time, unless vectors rank it: then it is ranked by words too, and which to use waits for the vector.
+  else if (!(plan.onlyTime && !forVectors)) {
+    const depth = forVectors ? Math.max(input.limit, FUSION_DEPTH) : input.limit;
+    ranking.lexical = rankFacts(index, plan, filter, { limit: depth, now, ...(params && { params }), ...(explain && { explain }) });
+  }
+  return ranking;
+}
+
+function byTime({ index, filter, input, now, plan, params, explain }: WordRanking): number[] {
+  const ords = recentFacts(index, filter, { limit: input.limit, now }, plan.time.windows);
+  if (explain !== undefined && plan.time.windows.length > 0) {
+    for (const ord of ords) explain.set(ord, timeOnlyExplanation(index, plan.time.windows, ord, (params ?? RANKING).time));
+  }
+  return ords;
+}
+
+function finishSearch(ranking: WordRanking, semantic: SemanticQuery | null): SearchResult {
+  const { index, input, filter, plan, explain } = ranking;
+  let lexical = ranking.lexical;
+  if (plan.hasTerms && plan.onlyTime && semantic === null) {
+    explain?.clear();
+    lexical = byTime(ranking);
   }
   const fused = semantic !== null && plan.hasTerms ? fuseWithVectors(index, lexical, semantic, filter, { limit: input.limit }) : null;
   return {
-    facts: (fused?.ords ?? lexical).map((ord) => {
+    facts: (fused?.ords ?? lexical.slice(0, input.limit)).map((ord) => {
       const vector = fused?.vector.get(ord);
       const lexical = explain?.get(ord) ?? (explain !== undefined && vector !== undefined ? emptyExplanation() : undefined);
       const explanation = lexical === undefined || vector === undefined ? lexical : { ...lexical, vector };

@@ -1,5 +1,5 @@
 /**
- * Search with an embeddings endpoint (the fake one on loopback, through memoryd's `openai` SDK
+ * Search with an embeddings endpoint (the fake one on loopback, through memoryd's embeddings
  * client) on both databases: facts get vectors after they are stored, a question in other words
  * finds its fact, a fact not yet embedded is still found by its words, an endpoint that is down,
  * hanging or answering garbage leaves search answering by words within the timeout, and forget
@@ -83,6 +83,27 @@ describeEachDb("search with an embeddings endpoint", (get) => {
     // The model's prefixes went with the texts, and the query was embedded once per search.
     expect(fake.requests.flat()).toContain("search_document: I go to a pottery class every Thursday.");
     expect(fake.requests.flat()).toContain("search_query: what hobbies do I have?");
+  });
+
+  test("a question asked again reuses its vector; a new one, or one whose call failed, asks the endpoint", async () => {
+    fake.mode = "ok";
+    const h = semanticApp(get().db, fake);
+    const key = await makeKey(get().db);
+    await call(h.app, "POST", "/v1/memory/facts", { key: key.secret, body: { facts: [{ text: "I go to a pottery class every Thursday." }] } });
+    await embedAll(h, key.workspace, get().db);
+    const asked = (text: string): number => fake.requests.filter((r) => r.includes(`search_query: ${text}`)).length;
+    for (let i = 0; i < 3; i++) expect((await search(h, key, "which hobby do I have?")).json.data.facts[0].fact_text).toContain("pottery");
+    expect(asked("which hobby do I have?")).toBe(1);
+    // Searches that start together share the one call.
+    await Promise.all([search(h, key, "what do I do on Thursdays?"), search(h, key, "what do I do on Thursdays?")]);
+    expect(asked("what do I do on Thursdays?")).toBe(1);
+    const before = asked("what hobbies do I have?");
+    fake.mode = "down";
+    await search(h, key, "what hobbies do I have?");
+    fake.mode = "ok";
+    const found = await search(h, key, "what hobbies do I have?", { explain: true });
+    expect(asked("what hobbies do I have?")).toBe(before + 2);
+    expect(found.json.data.facts[0].explanation.vector.rank).toBe(1);
   });
 
   test("a fact not yet embedded is found by its words (reads see writes)", async () => {

@@ -1,6 +1,6 @@
 /**
  * The embedding worker (src/embeddings/worker.ts, store.ts) on real databases, through memoryd's
- * `openai` SDK client against the fake endpoint: every live fact gets exactly one vector of the
+ * embeddings client against the fake endpoint: every live fact gets exactly one vector of the
  * configured model, an endpoint that fails loses nothing and holds nothing, a text the endpoint
  * refuses is given up after being refused alone `maxAttempts` times, a model change replaces the
  * old vectors, instances share the queue without embedding a fact twice, the background loop

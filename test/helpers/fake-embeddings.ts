@@ -1,6 +1,6 @@
 /**
  * A fake of the OpenAI embeddings API (`POST /v1/embeddings`) on loopback, for driving memoryd's
- * real `openai` SDK client with vectors under the test's control.
+ * real embeddings client with vectors under the test's control.
  *
  * A text's vector is the sum of its words' vectors, each word a fixed pseudo-random direction
  * (seeded by the word), except that the words of one `concepts` group share one direction: with
