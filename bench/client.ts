@@ -9,18 +9,21 @@
  * then `memoryd serve`. The same search requests (limit 10, a rotating set of queries) are sent
  * one at a time, alternating between a bare `fetch` (the request built and the envelope's data read
  * by hand) and `client.search`, so load on the machine hits both alike. Prints p50/p95 of each and
- * the client's extra at p50 as a share of the bare p50. Needs dist/memoryd (`bun run build`).
+ * the client's extra at p50 as a share of the bare p50. The client is the one the npm package
+ * ships (dist/pkg, built here by scripts/pack.ts). Needs dist/memoryd (`bun run build`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Memoryd } from "../src/client";
+import { buildPackage, PACKAGE_DIR } from "../scripts/pack";
 import { percentile } from "./lib/metrics";
 import { argValue } from "./support/args";
 import { spawnUntil } from "./support/procs";
 import { provenance } from "./support/provenance";
 
 const BINARY = join(import.meta.dir, "..", "dist", "memoryd");
+await buildPackage();
+const { Memoryd } = (await import(join(PACKAGE_DIR, "client", "index.js"))) as typeof import("../src/client");
 const requests = Number(argValue("--requests") ?? 1000);
 const factCount = Number(argValue("--facts") ?? 5000);
 const REQUESTS_PER_KEY = 100;
