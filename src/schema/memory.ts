@@ -149,6 +149,15 @@ export const ScoreExplanation = Type.Object({
       { description: "when the query names a time: the window that lifts this fact most (the first one when none does)" },
     ),
   ),
+  neighbour: Type.Optional(
+    Type.Object(
+      {
+        fact_id: Type.String({ description: "the strong match taught next to this fact in its conversation" }),
+        score: Type.Number({ description: "the share of that match's score lent to this fact" }),
+      },
+      { description: "when a strong match next to this fact in its conversation lent it part of its score (docs/memory.md)" },
+    ),
+  ),
   vector: Type.Optional(
     Type.Object(
       {

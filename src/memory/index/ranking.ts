@@ -35,6 +35,17 @@ export interface RankingParams {
   /** Times the share of the query's trigrams the fact holds, for the best `rerankDepth`. */
   phrasing: number;
   rerankDepth: number;
+  /** The share of its score a strong match lends its conversation neighbours (0: none). */
+  neighbour: number;
+  /** How many of the best facts lend. */
+  neighbourSources: number;
+  /** How many facts on each side a match lends to; each further one gets `neighbourDecay` times the last's loan. */
+  neighbourReach: number;
+  neighbourDecay: number;
+  /** Facts longer than this (in terms) are not lent to: a long turn is ranked on its own many words. */
+  neighbourMaxLength: number;
+  /** The best this many keep their places; loans rank neighbours among the rest. */
+  neighbourAfter: number;
   /**
    * The meaning signal (docs/memory.md, "Search by meaning"): a query word the fact does not hold
    * scores through its best match by meaning in the fact, at similarity² times this times the
@@ -82,6 +93,12 @@ export const RANKING: Readonly<RankingParams> = {
   question: 1.0,
   phrasing: 2.0,
   rerankDepth: 40,
+  neighbour: 0.4,
+  neighbourSources: 5,
+  neighbourReach: 2,
+  neighbourDecay: 0.8,
+  neighbourMaxLength: 40,
+  neighbourAfter: 5,
   meaning: 1.0,
   meaningFloor: 0.5,
   category: 0.7,
@@ -705,9 +722,21 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
   }
   return finish(top.sorted());
 
-  /** The phrasing re-score, then, when asked, why each returned fact ranked: its gains looked up again and reported by scoreOfGains. */
+  /** A fact's score, every list looked up: -Infinity when it matches no query word, by word or by meaning. */
+  function scoreOf(ord: number): number {
+    const from = new Int32Array(n);
+    const norm = normOf(ord);
+    let matched = false;
+    for (let i = 0; i < n; i++) {
+      gains[i] = lookUp(i, ord, norm, from);
+      if (gains[i]! > 0 && fixed[i] === 0) matched = true;
+    }
+    return matched ? scoreOfGains(extraOf(ord)) : Number.NEGATIVE_INFINITY;
+  }
+
+  /** The re-score, then, when asked, why each returned fact ranked: its gains looked up again and reported by scoreOfGains. */
   function finish(ranked: number[]): number[] {
-    const result = rescore(index, plan, p, ranked, score, options.limit);
+    const { result, loans } = rescore(index, plan, p, ranked, score, options.limit, accepts, scoreOf);
     const explain = options.explain;
     if (explain === undefined) return result;
     for (const ord of result) {
@@ -733,8 +762,14 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
         else if (c.meaning) parts.meaning.push({ query_term: c.word, fact_term: c.term, via: c.via!, similarity: round(c.similarity), score: round(gain) });
         else parts.words.push({ query_term: c.word, fact_term: c.term, score: round(gain) });
       });
-      parts.phrasing = ranked.indexOf(ord) < p.rerankDepth && plan.trigrams !== null ? p.phrasing * plan.trigrams.shareIn(index.text(ord)) : 0;
+      const at = ranked.indexOf(ord);
+      parts.phrasing = at >= 0 && at < p.rerankDepth && plan.trigrams !== null ? p.phrasing * plan.trigrams.shareIn(index.text(ord)) : 0;
       parts.score += parts.phrasing;
+      const loan = loans.get(ord);
+      if (loan !== undefined) {
+        parts.neighbour = { fact_id: index.ids[loan.source]!, score: round(loan.loan) };
+        parts.score += loan.loan;
+      }
       explain.set(ord, roundParts(parts));
     }
     return result;
@@ -757,14 +792,99 @@ function roundParts(parts: ScoreExplanation): ScoreExplanation {
   };
 }
 
-/** The phrasing re-score of the best `rerankDepth`; a fixed depth, so a smaller limit returns a prefix of a larger one. */
-function rescore(index: FactIndex, plan: QueryPlan, p: RankingParams, ranked: number[], score: Float64Array, limit: number): number[] {
-  if (plan.trigrams === null || p.phrasing === 0) return ranked.slice(0, limit);
+/** What a strong match lent a conversation neighbour: the lender, and the score added. */
+interface Loan {
+  source: number;
+  loan: number;
+}
+
+/**
+ * The re-score of the best `rerankDepth`: phrasing, then what the strongest matches lend their
+ * conversation neighbours. A fixed depth, so a smaller limit returns a prefix of a larger one.
+ */
+function rescore(
+  index: FactIndex,
+  plan: QueryPlan,
+  p: RankingParams,
+  ranked: number[],
+  score: Float64Array,
+  limit: number,
+  accepts: (ord: number) => boolean,
+  scoreOf: (ord: number) => number,
+): { result: number[]; loans: Map<number, Loan> } {
+  const phrased = plan.trigrams !== null && p.phrasing > 0;
+  const loans = new Map<number, Loan>();
+  if (!phrased && p.neighbour === 0) return { result: ranked.slice(0, limit), loans };
   const head = ranked.slice(0, p.rerankDepth);
   const final = new Map<number, number>();
-  for (const ord of head) final.set(ord, score[ord]! + p.phrasing * plan.trigrams.shareIn(index.text(ord)));
+  for (const ord of head) final.set(ord, score[ord]! + (phrased ? p.phrasing * plan.trigrams!.shareIn(index.text(ord)) : 0));
   head.sort((a, b) => (better(index, final, a, b) ? -1 : 1));
-  return [...head, ...ranked.slice(p.rerankDepth)].slice(0, limit);
+  lendToNeighbours(index, p, head, final, accepts, loans);
+  if (loans.size === 0) return { result: [...head, ...ranked.slice(p.rerankDepth)].slice(0, limit), loans };
+  // The first `neighbourAfter` keep their places, so a loan takes no fact past the last of them:
+  // an explanation's score stays the order's.
+  const kept = head.slice(0, p.neighbourAfter);
+  const cap = kept.length > 0 ? final.get(kept.at(-1)!)! : Number.POSITIVE_INFINITY;
+  for (const [ord, entry] of loans) {
+    if (kept.includes(ord)) {
+      loans.delete(ord);
+      continue;
+    }
+    // A neighbour from past the head ranks by its own score (no phrasing: that is the head's). One
+    // that matches the query neither by word nor by meaning is not lent to: a search never
+    // returns a fact unrelated to it.
+    const own = final.get(ord) ?? scoreOf(ord);
+    entry.loan = Math.min(entry.loan, cap - own);
+    if (own === Number.NEGATIVE_INFINITY || !(entry.loan > 0)) loans.delete(ord);
+    else final.set(ord, own + entry.loan);
+  }
+  if (loans.size === 0) return { result: [...head, ...ranked.slice(p.rerankDepth)].slice(0, limit), loans };
+  const rest = [...new Set([...head.slice(p.neighbourAfter), ...loans.keys()])].filter((ord) => !kept.includes(ord));
+  const rescored = [...kept, ...rest.sort((a, b) => (better(index, final, a, b) ? -1 : 1))];
+  const taken = new Set(rescored);
+  return { result: [...rescored, ...ranked.slice(p.rerankDepth).filter((ord) => !taken.has(ord))].slice(0, limit), loans };
+}
+
+/**
+ * Conversation neighbours (docs/memory.md): the answer is often the turn next to the best match
+ * ("what did the doctor say?" matches the user's turn; the reply holds the answer). Each of the
+ * `neighbourSources` best facts lends `neighbour` times its score to the nearest fact on either
+ * side that the caller may see, when the two were taught one after the other, about the same end
+ * user (or none), observed within `NEIGHBOUR_WINDOW_MS`. A fact keeps its largest loan only.
+ */
+function lendToNeighbours(
+  index: FactIndex,
+  p: RankingParams,
+  head: readonly number[],
+  final: ReadonlyMap<number, number>,
+  accepts: (ord: number) => boolean,
+  loans: Map<number, Loan>,
+): void {
+  if (p.neighbour === 0) return;
+  for (const source of head.slice(0, p.neighbourSources)) {
+    const loan = p.neighbour * final.get(source)!;
+    if (!(loan > 0)) continue;
+    for (const step of [-1, 1]) {
+      let reached = 0;
+      let share = loan;
+      for (let ord = source + step, hops = 0; ord >= 0 && ord < index.count && hops < NEIGHBOUR_HOPS + p.neighbourReach; ord += step, hops++) {
+        if (!sameConversation(index, ord - step, ord)) break;
+        if (!accepts(ord) || index.lengthOf[ord]! > p.neighbourMaxLength) continue;
+        if (share > (loans.get(ord)?.loan ?? 0)) loans.set(ord, { source, loan: share });
+        if (++reached >= p.neighbourReach) break;
+        share *= p.neighbourDecay;
+      }
+    }
+  }
+}
+
+/** Facts further apart than this in observed time are not one conversation's turns. */
+const NEIGHBOUR_WINDOW_MS = 10 * 60_000;
+/** Facts stepped over (superseded, or not the caller's to see) looking for a neighbour, at most. */
+const NEIGHBOUR_HOPS = 3;
+
+function sameConversation(index: FactIndex, a: number, b: number): boolean {
+  return index.endUserOf[a] === index.endUserOf[b] && Math.abs(index.recordedAt[a]! - index.recordedAt[b]!) <= NEIGHBOUR_WINDOW_MS;
 }
 
 /**

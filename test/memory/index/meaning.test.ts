@@ -91,7 +91,8 @@ describe("search by meaning", () => {
         e.confidence +
         e.recency +
         e.question +
-        e.phrasing;
+        e.phrasing +
+        (e.neighbour?.score ?? 0);
       expect(Math.abs(sum - e.score)).toBeLessThan(1e-3);
     }
     const scores = results.map((r) => r.explanation.score);

@@ -451,4 +451,82 @@ describe("a smaller limit returns a prefix of a larger one", () => {
       { numRuns: 1000 },
     );
   });
+
+  test("with conversation neighbours lending: facts taught at one instant are neighbours, and the loans keep the prefix", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 5 }), fc.constantFrom(...INSTANTS), fc.boolean()), {
+          minLength: 30,
+          maxLength: 300,
+        }),
+        fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 6 }),
+        fc.constantFrom(1, 5, 21, 45),
+        fc.constantFrom("gus", null),
+        fc.constantFrom(0, RANKING.neighbourAfter),
+        (facts, query, limit, endUser, neighbourAfter) => {
+          const params = { ...RANKING, neighbourAfter };
+          const index = indexOf(
+            facts.map(([words, recordedAt, aboutGus]) => indexedFact(`${words.join(" ")}.`, { recordedAt, ...(aboutGus && { endUserId: "gus" }) })),
+          );
+          const plan = planQuery(index, query.join(" "), params, NOW);
+          const filter = filterFor(index, { endUserId: endUser });
+          const rank = (k: number): string[] => rankFacts(index, plan, filter, { limit: k, now: NOW, params }).map((ord) => index.ids[ord]!);
+          const all = rank(facts.length + 1);
+          expect(rank(limit)).toEqual(all.slice(0, limit));
+          expect(new Set(all).size).toBe(all.length);
+          // Never a fact the caller may not see.
+          for (const id of all) expect(isVisible(index, index.ordinal(id)!, filter)).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("conversation neighbours", () => {
+  // Every match may move here; by default the first five keep their places.
+  const params = { ...RANKING, neighbourAfter: 0 };
+  const turn = (text: string, minute: number, extra: Partial<IndexedFact> = {}): IndexedFact =>
+    indexedFact(text, { recordedAt: NOW - 86_400_000 + minute * 60_000, ...extra });
+  const dialogue = [
+    turn("Melanie: I finally went to the doctor about my knee.", 0),
+    turn("Caroline: And? What is the verdict?", 1),
+    turn("Melanie: Nothing serious, the doctor just wants six weeks of rest.", 2),
+    turn("Caroline: The pottery fair opens next Saturday.", 40),
+    turn("Caroline: My doctor moved to Boston, so I need a new one.", 300),
+  ];
+
+  test("the reply next to the best match is lent part of its score; a turn far off in time is not lent to", () => {
+    const index = indexOf(dialogue);
+    const plan = planQuery(index, "what verdict did the doctor give about her knee", params, NOW);
+    const explain = new Map();
+    const found = rankFacts(index, plan, filterFor(index), { limit: 10, now: NOW, params, explain }).map((ord) => index.text(ord));
+    expect(found[0]).toBe("Melanie: I finally went to the doctor about my knee.");
+    expect(found).toContain("Melanie: Nothing serious, the doctor just wants six weeks of rest.");
+    expect(found).not.toContain("Caroline: The pottery fair opens next Saturday.");
+    const reply = index.ordinal(dialogue[2]!.id)!;
+    // Two turns from the best match: its loan, at neighbourDecay, beats the next turn's.
+    expect(explain.get(reply).neighbour.fact_id).toBe(dialogue[0]!.id);
+    // The explanations' scores, loans included, are the order's.
+    const scores = found.map((text) => explain.get(index.ordinal(dialogue.find((f) => f.text === text)!.id)!).score as number);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // Off, nothing is lent: the reply scores its own words only, and a far-off match the same either way.
+    const offExplain = new Map();
+    rankFacts(index, plan, filterFor(index), { limit: 10, now: NOW, params: { ...params, neighbour: 0 }, explain: offExplain });
+    const faraway = index.ordinal(dialogue[4]!.id)!;
+    expect(explain.get(reply).score).toBeGreaterThan(offExplain.get(reply).score);
+    expect(explain.get(faraway)).toEqual(offExplain.get(faraway));
+    expect(explain.get(faraway).neighbour).toBeUndefined();
+  });
+
+  test("a fact about another end user between two turns ends the conversation: no loan crosses it", () => {
+    const loanTo = (facts: IndexedFact[]): unknown => {
+      const index = indexOf(facts);
+      const explain = new Map();
+      rankFacts(index, planQuery(index, "doctor knee verdict", params, NOW), filterFor(index), { limit: 10, now: NOW, params, explain });
+      return explain.get(index.ordinal(dialogue[1]!.id)!)?.neighbour;
+    };
+    expect(loanTo([dialogue[0]!, dialogue[1]!])).toEqual({ fact_id: dialogue[0]!.id, score: expect.any(Number) });
+    expect(loanTo([dialogue[0]!, turn("My knee is fine, said Gus.", 1, { endUserId: "gus" }), dialogue[1]!])).toBeUndefined();
+  });
 });
