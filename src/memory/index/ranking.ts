@@ -42,7 +42,10 @@ export interface RankingParams {
   /** How many facts on each side a match lends to; each further one gets `neighbourDecay` times the last's loan. */
   neighbourReach: number;
   neighbourDecay: number;
-  /** Facts longer than this (in terms) are not lent to: a long turn is ranked on its own many words. */
+  /**
+   * Facts longer than this (in terms) are not lent to, and a workspace whose facts are this long on
+   * average lends nothing: a long turn is ranked on its own many words.
+   */
   neighbourMaxLength: number;
   /** The best this many keep their places; loans rank neighbours among the rest. */
   neighbourAfter: number;
@@ -860,7 +863,9 @@ function lendToNeighbours(
   accepts: (ord: number) => boolean,
   loans: Map<number, Loan>,
 ): void {
-  if (p.neighbour === 0) return;
+  // In a workspace of long texts (pasted notes, an assistant's long replies) each fact stands on its
+  // own many words, and loans there cost more than they find (bench/RESULTS.md, issue 45).
+  if (p.neighbour === 0 || index.totalLength > p.neighbourMaxLength * index.live) return;
   for (const source of head.slice(0, p.neighbourSources)) {
     const loan = p.neighbour * final.get(source)!;
     if (!(loan > 0)) continue;
