@@ -874,8 +874,9 @@ function lendToNeighbours(
       let share = loan;
       for (let ord = source + step, hops = 0; ord >= 0 && ord < index.count && hops < NEIGHBOUR_HOPS + p.neighbourReach; ord += step, hops++) {
         if (!sameConversation(index, ord - step, ord)) break;
-        if (!accepts(ord) || index.lengthOf[ord]! > p.neighbourMaxLength) continue;
-        if (share > (loans.get(ord)?.loan ?? 0)) loans.set(ord, { source, loan: share });
+        if (!accepts(ord)) continue;
+        // A long turn takes its place in the conversation, but no loan.
+        if (index.lengthOf[ord]! <= p.neighbourMaxLength && share > (loans.get(ord)?.loan ?? 0)) loans.set(ord, { source, loan: share });
         if (++reached >= p.neighbourReach) break;
         share *= p.neighbourDecay;
       }
