@@ -121,7 +121,7 @@ export class SemanticSearch {
   private async embedQuery(text: string): Promise<Float32Array | null> {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // The SDK's own timeout bounds the request; this bounds everything around it too.
+    // The client's own timeout bounds the request; this bounds everything around it too.
     const deadline = new Promise<null>((resolve) => {
       timer = setTimeout(() => {
         controller.abort();
@@ -139,7 +139,6 @@ export class SemanticSearch {
     return vector;
   }
 
-  /** The workspace's vectors, with every row written before this call. */
   /**
    * The workspace's vectors, read from the database at most once a second (`SYNC_EVERY_MS`) and
    * at once after this process stored some (`stale`); while a read is under way, the vectors

@@ -8,7 +8,7 @@
  * way. Words are lower-cased, stripped of punctuation and made singular ("hobbies": "hobby"). `vectors` pins a
  * whole text's vector. The prefixes memoryd puts before queries and facts are stripped first.
  *
- * `mode` scripts failures: `down` answers 503, `hang` never answers (until the client gives up),
+ * `mode` scripts failures: `down` answers 503, `hang` answers only once the client has given up,
  * `garbage` answers JSON that is not a list of vectors, `refuse` answers 400 for texts containing
  * `refuseWord`; `delayMs` delays every answer; while `gate` is set, every answer waits for it and
  * its request is listed in `held` (a test holds a request in flight for exactly as long as it
@@ -97,7 +97,11 @@ export function startFakeEmbeddings(options: { dimensions?: number; concepts?: r
       await fake.gate;
     }
     if (fake.mode === "hang") {
-      await new Promise<void>((resolve) => pending.add(resolve));
+      // Held until the client gives up (or the fake stops): a request it abandoned holds nothing.
+      await new Promise<void>((resolve) => {
+        pending.add(resolve);
+        req.signal.addEventListener("abort", () => resolve(), { once: true });
+      });
       return new Response("gone", { status: 503 });
     }
     if (fake.mode === "down") return Response.json({ error: { message: "model is loading" } }, { status: 503 });
