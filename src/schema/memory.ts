@@ -125,9 +125,12 @@ export const ScoreExplanation = Type.Object({
   ),
   meaning: Type.Array(
     Type.Object({
-      query_term: Type.String(),
-      fact_term: Type.String({ description: "the fact's term that means the same (neighbour) or that the query word is a category of" }),
-      via: Type.Union([Type.Literal("neighbour"), Type.Literal("category")]),
+      query_term: Type.String({ description: "the query word as an index term; for an intent, the query's words that asked for the attribute" }),
+      fact_term: Type.String({
+        description:
+          "the fact's term that means the same (neighbour), that the query word is a category of (category), or the attribute the fact states (intent)",
+      }),
+      via: Type.Union([Type.Literal("neighbour"), Type.Literal("category"), Type.Literal("intent")]),
       similarity: Type.Number({ minimum: 0, maximum: 1 }),
       score: Type.Number(),
     }),

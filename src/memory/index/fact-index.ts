@@ -1,6 +1,7 @@
 import type { Fact, FactKind, Origin, SubjectType } from "../../schema/memory";
 import { readFactTime } from "../time/query-time";
 import type { LineCosts } from "../packet";
+import { intentTermsOf } from "../lexicon/intents";
 import { categoryTermsOf, MEANING_MAX_TERMS } from "../lexicon/lexicon";
 import { termsOf } from "./terms";
 import { TextArena } from "./text-arena";
@@ -115,12 +116,15 @@ export interface IndexParts extends FactColumns {
 
 /**
  * The terms a fact is indexed under: the terms of its subject and text (repeats kept, their count
- * is the term frequency), and the categories of those words as terms of their own, each once, so a
- * question naming the category ("which sports") finds the fact naming a member ("tennis").
+ * is the term frequency), and, each once, the categories of those words, so a question naming the
+ * category ("which sports") finds the fact naming a member ("tennis"), and the attributes its text
+ * names, so a question asking for one ("where did I grow up?") finds the fact stating it ("I was
+ * raised in York"). A fact longer than MEANING_MAX_TERMS gets neither: it matches nothing by meaning.
  */
-export function factTerms(subject: string, text: string): { terms: string[]; categories: string[] } {
+export function factTerms(subject: string, text: string): { terms: string[]; meaningTerms: string[] } {
   const terms = termsOf(`${subject} ${text}`);
-  return { terms, categories: categoryTermsOf(terms) };
+  if (terms.length > MEANING_MAX_TERMS) return { terms, meaningTerms: [] };
+  return { terms, meaningTerms: [...categoryTermsOf(terms), ...intentTermsOf(text)] };
 }
 
 /** BM25's IDF of a term held by `df` of `n` live facts (never negative). */
@@ -217,7 +221,7 @@ export class FactIndex implements FactColumns {
     if (this.count >= this.flags.length) this.grow(Math.max(64, this.flags.length * 2));
     if (this.count >= MAX_ORDINALS) this.compact();
     const ord = this.count++;
-    const { terms, categories } = factTerms(fact.subject, fact.text);
+    const { terms, meaningTerms } = factTerms(fact.subject, fact.text);
     this.ids[ord] = fact.id;
     const stored = this.arena.append(fact.text);
     this.textStart[ord] = stored.start;
@@ -252,7 +256,7 @@ export class FactIndex implements FactColumns {
     // A term said again adds to the posting its first occurrence made: one lookup an occurrence,
     // where counting in a map first took two, and a cold build looks up every word of every fact.
     for (const term of terms) this.occurrence(term, ord, false);
-    for (const category of categories) this.occurrence(category, ord, true);
+    for (const term of meaningTerms) this.occurrence(term, ord, true);
     this.append(this.subjects[this.subjectOf[ord]!]!.facts, ord, 1);
     const recency = this.recency;
     if (recency !== null && (recency.length === 0 || this.observedBefore(recency[recency.length - 1]!, ord))) recency.push(ord);
@@ -346,9 +350,9 @@ export class FactIndex implements FactColumns {
     this.live -= 1;
     this.totalLength -= this.lengthOf[ord]!;
     this.subjects[this.subjectOf[ord]!]!.facts.df -= 1;
-    const { terms, categories } = factTerms(this.subjects[this.subjectOf[ord]!]!.name, this.text(ord));
+    const { terms, meaningTerms } = factTerms(this.subjects[this.subjectOf[ord]!]!.name, this.text(ord));
     const short = this.lengthOf[ord]! <= MEANING_MAX_TERMS;
-    for (const term of new Set([...terms, ...categories])) {
+    for (const term of new Set([...terms, ...meaningTerms])) {
       const p = this.postings.get(term);
       if (p === undefined) continue;
       p.df -= 1;

@@ -1,12 +1,13 @@
+import { INTENT_PREFIX } from "../lexicon/intents";
 import { CATEGORY_PREFIX, lexicon, MEANING_MAX_TERMS } from "../lexicon/lexicon";
 import { type FactIndex, idfOf, type Postings } from "./fact-index";
 import type { RankingParams } from "./ranking";
 
 /** A fact term that matches a query word by meaning, and what a match is worth. */
 export interface MeaningMatch {
-  /** The fact's term (a category term without its prefix). */
+  /** The fact's term (a category term without its prefix; for an intent, the attribute). */
   term: string;
-  via: "neighbour" | "category";
+  via: "neighbour" | "category" | "intent";
   similarity: number;
   /** The facts to walk: the term's postings, or only its short facts' when nothing longer can score by meaning. */
   postings: Postings;
@@ -39,4 +40,17 @@ export function meaningMatches(index: FactIndex, word: string, wordIdf: number, 
     consider(neighbour.term, neighbour.term, "neighbour", neighbour.similarity, neighbour.sibling ? p.sibling : 1);
   }
   return found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1)).slice(0, p.meaningTerms);
+}
+
+/**
+ * The facts that state the attribute a query asks for (an intent: lexicon/intents.ts), weighed as
+ * a match by meaning of similarity `intent`: its square times the intent's IDF in this workspace.
+ * Null when no fact here states it.
+ */
+export function intentMatch(index: FactIndex, attribute: string, p: RankingParams): MeaningMatch | null {
+  const postings = index.postings.get(INTENT_PREFIX + attribute);
+  if (postings === undefined || postings.df <= 0) return null;
+  const idf = p.meaning * p.intent * p.intent * idfOf(Math.max(index.live, 1), postings.df);
+  const walked = p.meaningMaxLength <= MEANING_MAX_TERMS ? (postings.short ?? postings) : postings;
+  return { term: attribute, via: "intent", similarity: p.intent, postings: walked, idf };
 }

@@ -1,7 +1,8 @@
 import type { FactKind, ScoreExplanation } from "../../schema/memory";
 import { idfOf, KINDS, LIVE, INFERRED, QUESTION, SENSITIVE, TEAM, TF_BITS, type FactIndex, type Postings } from "./fact-index";
 import { lexicon, MEANING_MAX_TERMS } from "../lexicon/lexicon";
-import { type MeaningMatch, meaningMatches } from "./meaning";
+import { intentsOf } from "../lexicon/intents";
+import { intentMatch, type MeaningMatch, meaningMatches } from "./meaning";
 import { termsOf, TrigramProbe, trigramsOf, trigramSimilarity } from "./terms";
 import { factLift, windowShown } from "../time/fact-lift";
 import { type QueryTime, readQueryTime, type TimeWindow, withoutExpressions } from "../time/query-time";
@@ -59,6 +60,11 @@ export interface RankingParams {
   meaningFloor: number;
   /** The similarity a category match counts as ("sports" against a fact naming "tennis"). */
   category: number;
+  /**
+   * The similarity a match of intents counts as: the query asks for an attribute the fact states
+   * ("where did I grow up?" against "I was raised in York"). 0 reads no intents.
+   */
+  intent: number;
   /** Times a sibling neighbour's weight ("monday"/"tuesday": related, rarely the same thing). */
   sibling: number;
   /** Neighbours (and categories) tried per query word at most, the most similar first. */
@@ -105,6 +111,7 @@ export const RANKING: Readonly<RankingParams> = {
   meaning: 1.0,
   meaningFloor: 0.5,
   category: 0.7,
+  intent: 0.7,
   sibling: 0.5,
   meaningTerms: 8,
   commonWords: 2000,
@@ -113,6 +120,8 @@ export const RANKING: Readonly<RankingParams> = {
   time: 3.0,
 };
 
+/** Attributes a query asks for, considered at most (the first it names). */
+const MAX_QUERY_INTENTS = 4;
 /** Distinct query terms considered at most (a 2000-character query has hundreds of words). */
 const MAX_QUERY_TERMS = 64;
 /** A query word the workspace has never seen expands to at most this many known terms. */
@@ -222,6 +231,19 @@ export function planQuery(index: FactIndex, query: string, params: RankingParams
     if (known.length === 0 && meaning.length === 0) continue;
     const postings = known.map((t) => index.postings.get(t)!);
     groups.push({ word: term, terms: known, postings, idf: postings.map((p) => idfOf(n, p.df)), meaning, df: postings.reduce((sum, p) => sum + p.df, 0) });
+  }
+  // The attributes the query asks for are matches by meaning of the words that asked (the last
+  // of them the workspace knows: "family doctor" -> "doctor"), so a fact holding those words
+  // scores them once, as words; the words known nowhere get a group of their own.
+  if (params.meaning > 0 && params.intent > 0) {
+    for (const intent of intentsOf(words).slice(0, MAX_QUERY_INTENTS)) {
+      const match = intentMatch(index, intent.attribute, params);
+      if (match === null) continue;
+      const asked = termsOf(intent.words);
+      const group = groups.findLast((g) => asked.includes(g.word));
+      if (group !== undefined) group.meaning.push(match);
+      else groups.push({ word: asked.at(-1) ?? intent.phrase, terms: [], postings: [], idf: [], meaning: [match], df: match.postings.df });
+    }
   }
   groups.sort((a, b) => a.df - b.df);
   // A named subject's terms must be planned terms too: its facts hold them, so the bonus only

@@ -1,4 +1,5 @@
 import { FACT_COLUMN_NAMES, FACT_COLUMNS, FactIndex, setColumn, type FactColumns, type IndexParts, type Postings } from "./fact-index";
+import { intentSources } from "../lexicon/intents";
 import { LEXICON_SHA256 } from "../lexicon/lexicon";
 import { STOP_WORDS, termsOf } from "./terms";
 import { readFactTime, TIME_MAX_CHARS } from "../time/query-time";
@@ -14,14 +15,14 @@ import * as timeWords from "../time/words";
  */
 
 /** Bump when the layout below or what `FactIndex.add` derives from a fact changes. */
-const LAYOUT = 6;
+const LAYOUT = 7;
 const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 
 /**
  * Terms are derived data: a snapshot is only valid with the tokeniser that wrote it. The probe's
  * terms and the stop words are hashed into the format, so a change to stemming, splitting or the
  * stop list retires every snapshot (the index is rebuilt from facts and written again); so does
- * a new lexicon, whose categories the index holds as terms.
+ * a new lexicon, whose categories the index holds as terms, and new intent records (intents.ts).
  */
 const PROBE =
   "The Runners were RUNNING generously through Zürich's cafés: naïve résumés, organisations' 2024-05-01 " +
@@ -41,7 +42,7 @@ const TIME_PROBE = JSON.stringify([
   timeWords.HOLIDAYS.map((h) => [h.date(2024), h.date(2025)]),
   TIME_MAX_CHARS,
 ]);
-export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(`${termsOf(PROBE).join(" ")}|${[...STOP_WORDS].join(" ")}|${LEXICON_SHA256}|${TIME_PROBE}`).toString(36)}`;
+export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(`${termsOf(PROBE).join(" ")}|${[...STOP_WORDS].join(" ")}|${LEXICON_SHA256}|${intentSources()}|${TIME_PROBE}`).toString(36)}`;
 
 type Column = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float32Array | Float64Array;
 type ColumnType<T extends Column> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number };

@@ -16,8 +16,8 @@ function dfFromScratch(index: FactIndex): Map<string, number> {
   for (let ord = 0; ord < index.count; ord++) {
     if ((index.flags[ord]! & LIVE) === 0) continue;
     const subject = index.subjects[index.subjectOf[ord]!]!.name;
-    const { terms, categories } = factTerms(subject, index.text(ord));
-    for (const term of new Set([...terms, ...categories])) df.set(term, (df.get(term) ?? 0) + 1);
+    const { terms, meaningTerms } = factTerms(subject, index.text(ord));
+    for (const term of new Set([...terms, ...meaningTerms])) df.set(term, (df.get(term) ?? 0) + 1);
   }
   return df;
 }

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { FactIndex, type IndexedFact } from "../../../src/memory/index/fact-index";
 import { CATEGORY_PREFIX } from "../../../src/memory/lexicon/lexicon";
+import { INTENT_PREFIX } from "../../../src/memory/lexicon/intents";
 import { planQuery, RANKING, rankFacts, readFilter, type RankingParams } from "../../../src/memory/index/ranking";
 import type { ScoreExplanation } from "../../../src/schema/memory";
 import { indexedFact, NOW } from "./support";
@@ -72,6 +73,31 @@ describe("search by meaning", () => {
   test("a fact holding the word scores it once: no neighbour of the same word adds to it", () => {
     const [doctorAndPhysician, doctorOnly] = explained(indexOf(["My doctor is Ana.", "My doctor and physician is Ana."]), "doctor").map((r) => r.explanation);
     for (const e of [doctorAndPhysician!, doctorOnly!]) expect(e.meaning).toEqual([]);
+  });
+
+  test("a question asking for an attribute finds the fact stating it in other words (an intent)", () => {
+    const people = indexOf([
+      "I was raised in York by my grandparents.",
+      "My GP is Dr. Okafor at the Riverside practice.",
+      "The invoice template lives in the finance drive.",
+      "Our staging database runs PostgreSQL 15.",
+    ]);
+    expect(ranked(people, "where did I grow up?")[0]).toBe("I was raised in York by my grandparents.");
+    expect(ranked(people, "who is my family doctor?")[0]).toBe("My GP is Dr. Okafor at the Riverside practice.");
+    // With intents off, nothing answers: no word, neighbour or category links them.
+    expect(ranked(people, "where did I grow up?", { ...RANKING, intent: 0 })).toEqual([]);
+    const [raised] = explained(people, "where did I grow up?");
+    expect(raised!.explanation.meaning).toEqual([{ query_term: "grow", fact_term: "hometown", via: "intent", similarity: 0.7, score: expect.any(Number) }]);
+  });
+
+  test("an intent is a match by meaning of the words that asked: a fact holding them scores them once", () => {
+    const results = explained(indexOf(["I was raised in York.", "I grew up in Leeds."]), "which city was I raised in?");
+    const byText = new Map(results.map((r) => [r.text, r.explanation]));
+    // Holds "raised" and states a hometown: the word counts, the intent adds nothing to it.
+    expect(byText.get("I was raised in York.")!.meaning).toEqual([]);
+    expect(byText.get("I was raised in York.")!.words.map((w) => w.query_term)).toEqual(["rais"]);
+    // Lacks the word: the intent stands in for it.
+    expect(byText.get("I grew up in Leeds.")!.meaning.map((m) => [m.query_term, m.fact_term, m.via])).toEqual([["rais", "hometown", "intent"]]);
   });
 
   test("a known word the workspace lacks is not read as a typo ('pet' is not 'per')", () => {
@@ -156,7 +182,10 @@ describe("the top k stays exact with matches by meaning", () => {
             ...plan,
             groups: plan.groups.map((g) => ({
               ...g,
-              meaning: g.meaning.map((m) => ({ ...m, postings: index.postings.get(m.via === "category" ? `${CATEGORY_PREFIX}${m.term}` : m.term)! })),
+              meaning: g.meaning.map((m) => ({
+                ...m,
+                postings: index.postings.get(m.via === "category" ? `${CATEGORY_PREFIX}${m.term}` : m.via === "intent" ? `${INTENT_PREFIX}${m.term}` : m.term)!,
+              })),
             })),
           };
           const rank = (k: number, p = plan): string[] => rankFacts(index, p, everyone(index), { limit: k, now: NOW }).map((ord) => index.ids[ord]!);
