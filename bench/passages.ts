@@ -38,7 +38,8 @@
  * costs 2.4 times the postings. The evidence is mostly short user turns (median about 300
  * characters, 4 % over 1,000), so passages cannot sharpen it; they sharpen the long distractors.
  *
- * Usage: bun bench/passages.ts [--questions N] [--union on|off] [--pick NAME]
+ * Usage: bun bench/passages.ts [--questions N] [--union on|off|only] [--pick NAME]
+ * `--union only` runs the union alone, BM25 beside "one fact" (today's ranking).
  * `--pick` names the variant the union runs beside "one fact" (default: the best on tune by
  * turn@10 + session@5). LONGMEMEVAL_PATH overrides the data file.
  */
@@ -446,10 +447,16 @@ function lengthStats(data: readonly LmeQuestion[]): string {
 
 function main(): void {
   const maxQuestions = Number(argValue("--questions") ?? Number.POSITIVE_INFINITY);
-  const withUnion = (argValue("--union") ?? "on") === "on";
+  const unionMode = argValue("--union") ?? "on";
   const data = loadLongMemEval(LONGMEMEVAL_PATH).slice(0, maxQuestions);
   const now = Date.now();
   const started = performance.now();
+  const today = VARIANTS.find((v) => v.kind === "whole")!;
+  if (unionMode === "only") {
+    console.log("## Union corpus: every haystack's distinct texts in one index, every question over it\n");
+    console.log(`${union(data, [VARIANTS[0]!, today], now)}\n`);
+    return;
+  }
   const lengths = lengthStats(data);
   const byVariant = perHaystack(data, now);
   const rowsOf = (split: "tune" | "check", names: readonly string[]): { name: string; results: Ranked[] }[] =>
@@ -466,7 +473,6 @@ function main(): void {
   const picked = VARIANTS.find((v) => v.name === pickedName);
   if (picked === undefined) throw new Error(`--pick: no variant named ${pickedName}`);
   const bestOf = (kind: Variant["kind"]): Variant => candidates.find((v) => v.kind === kind)!;
-  const today = VARIANTS.find((v) => v.kind === "whole")!;
   const shown = [...new Set([VARIANTS[0]!, today, picked, bestOf("passages"), bestOf("max"), bestOf("blend")])].map((v) => v.name);
   console.log(`# One fact or passages: LongMemEval-S dev, in process (${data.length} questions, ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
   for (const split of ["tune", "check"] as const) {
@@ -484,7 +490,7 @@ function main(): void {
     console.log(`${typeTable(rowsOf(split, shown))}\n`);
   }
   console.log(`Picked on tune (turn@10 + session@5): ${picked.name}${argValue("--pick") === undefined ? "" : " (named by --pick)"}\n`);
-  if (!withUnion) return;
+  if (unionMode === "off") return;
   console.log("## Union corpus: every haystack's distinct texts in one index, every question over it\n");
   console.log(`${union(data, [...new Set([VARIANTS[0]!, today, picked, bestOf("passages")])], now)}\n`);
 }

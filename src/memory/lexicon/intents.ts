@@ -38,32 +38,10 @@ interface Phrase {
 
 /** Left off the ends of a phrase: "be born on" is read as "born". */
 const LEADING: ReadonlySet<string> = new Set(["be", "a", "an", "the"]);
-const TRAILING: ReadonlySet<string> = new Set(["in", "at", "on", "to", "for", "of", "by", "from", "with", "as", "into", "about", "a", "an", "the"]);
-/** May stand between a phrase's words ("get to the office", "wake up early" does not: "early" is no filler). */
-const FILLERS: ReadonlySet<string> = new Set([
-  "a",
-  "an",
-  "the",
-  "my",
-  "your",
-  "his",
-  "her",
-  "our",
-  "their",
-  "its",
-  "now",
-  "just",
-  "still",
-  "really",
-  "currently",
-  "recently",
-  "usually",
-  "always",
-  "also",
-  "actually",
-  "normally",
-  "mostly",
-]);
+const TRAILING: ReadonlySet<string> = new Set(["in", "at", "on", "to", "for", "of", "from", "with", "as", "into", "about", "a", "an", "the"]);
+/** May stand between a phrase's words: "get to the office" ("wake up early" does not: "early" is no filler). */
+// biome-ignore format: a word list
+const FILLERS: ReadonlySet<string> = new Set(["a", "an", "the", "my", "your", "his", "her", "our", "their", "its", "now", "just", "still", "really", "currently", "recently", "usually", "always", "also", "actually", "normally", "mostly"]);
 const MAX_FILLERS = 2;
 /** Words of any kind between two words of a question frame: "where does the new hire live". */
 const QUESTION_GAP = 3;
@@ -77,11 +55,11 @@ const COMMON_RANK = 300;
 const HOW_OFTEN: ReadonlySet<string> = new Set(["every", "each", "per", "a", "an", "once", "twice", "daily", "weekly", "monthly", "yearly",
   "annually", "hourly", "day", "week", "month", "year", "hour", "morning", "evening", "night"]);
 /**
- * A phrase of one word (or of two with its preposition) that more attributes than this say names
- * none of them: "pay" (salary, rent, price and seven more), "move to", "keep". "born" (birthday,
- * birthplace) stays.
+ * A phrase that more attributes than this say names none of them: "pay" (salary, rent, price and
+ * seven more), "keep", "take over as" (every role), "go by". "born on" (birthday) and "on call"
+ * (on-call lead, on-call rotation) stay.
  */
-const MAX_ATTRIBUTES_OF_ONE_WORD = 2;
+const MAX_ATTRIBUTES_OF_A_PHRASE = 2;
 
 /** Forms English spelling rules do not make, by lemma. */
 // biome-ignore format: a data table
@@ -202,12 +180,12 @@ function phraseTable(): Map<string, Entry> {
     attributesOf.set(phrase.text, (attributesOf.get(phrase.text) ?? new Set()).add(phrase.attribute));
   };
   for (const { trimmed, full } of fromLexicon) {
-    if (trimmed.words.length === 1) count(trimmed);
-    if (full !== null && full.words.length === 2) count(full);
+    count(trimmed);
+    if (full !== null) count(full);
   }
-  const namesOne = (phrase: Phrase): boolean => (attributesOf.get(phrase.text)?.size ?? 0) <= MAX_ATTRIBUTES_OF_ONE_WORD;
+  const namesOne = (phrase: Phrase): boolean => (attributesOf.get(phrase.text)?.size ?? 0) <= MAX_ATTRIBUTES_OF_A_PHRASE;
   for (const { trimmed, full } of fromLexicon) {
-    if (trimmed.words.length > 1 || (namesOne(trimmed) && !isCommon(trimmed.text))) add(trimmed);
+    if (namesOne(trimmed) && (trimmed.words.length > 1 || !isCommon(trimmed.text))) add(trimmed);
     else if (full !== null && namesOne(full)) add(full);
   }
   for (const record of QUESTION_FRAMES) for (const frame of record.frames) add(framePhrase(record.attribute, frame));
@@ -278,6 +256,6 @@ export function intentSources(): string {
     MAX_FILLERS,
     QUESTION_GAP,
     COMMON_RANK,
-    MAX_ATTRIBUTES_OF_ONE_WORD,
+    MAX_ATTRIBUTES_OF_A_PHRASE,
   ]);
 }
