@@ -50,6 +50,8 @@ const QUESTION_GAP = 3;
  * words) names no attribute: "work", "go", "born" (but "work at", "go by" and "born on" do).
  */
 const COMMON_RANK = 300;
+/** A template's lone verb this common says too many things to name one attribute ("grow", "cost"; the meaning signal's common words). */
+const COMMON_VERB_RANK = 2_000;
 /** Words of how often and how much ("{s} take {v} every morning", "{s} make {v} a year"): a part of only these names nothing. */
 // biome-ignore format: a word list
 const HOW_OFTEN: ReadonlySet<string> = new Set(["every", "each", "per", "a", "an", "once", "twice", "daily", "weekly", "monthly", "yearly",
@@ -108,18 +110,24 @@ function formsOf(word: string): Set<string> {
 /**
  * A lexicon wording as phrases, one a part between its slots: trimmed ("be raise in": "raise"),
  * and kept with its preposition too ("work at"), for when the trimmed word is too common alone.
- * One word between a verb's slots ("{s} be a {v} shop", "{s} be write in {v}") says nothing alone;
- * a state's does ("{s} be vegetarian").
+ * One word of a verb's template says nothing alone ("{s} be a {v} shop", "{s} be write in {v}"),
+ * unless it is the template's one active verb ("{v} terrify {s}"); a state's does ("{s} be vegetarian").
  */
 function phrasesOf(attribute: string, wording: string, loneWords: boolean): { trimmed: Phrase; full: Phrase | null }[] {
   const phrases: { trimmed: Phrase; full: Phrase | null }[] = [];
   const parts = wording.split(/\{[svx]\}/u);
+  const literal = parts.filter((part) => wordsOf(part).length > 0).length;
   for (const part of parts) {
-    const words = wordsOf(part);
+    const said = wordsOf(part);
+    const words = [...said];
     while (words.length > 0 && LEADING.has(words[0]!)) words.shift();
     const full = [...words];
     while (words.length > 0 && TRAILING.has(words.at(-1)!)) words.pop();
-    if (words.length === 0 || (words.length === 1 && parts.length > 1 && !loneWords)) continue;
+    if (words.length === 0) continue;
+    // A lone active verb is the whole of its wording ("{v} terrify {s}"), when it is no common
+    // word ("{s} grow to {v}" says nothing); a lone word beside others ("{s} be a {v} shop") or
+    // after "be" ("{s} be write in {v}") is not.
+    if (words.length === 1 && parts.length > 1 && !loneWords && (literal > 1 || said[0] === "be" || isCommon(words[0]!, COMMON_VERB_RANK))) continue;
     if (words.every((w) => HOW_OFTEN.has(w))) continue;
     const phrase = (w: readonly string[]): Phrase => ({ attribute, text: w.join(" "), words: w.map(formsOf), gap: 0 });
     phrases.push({ trimmed: phrase(words), full: full.length > words.length ? phrase(full) : null });
@@ -136,9 +144,9 @@ function framePhrase(attribute: string, frame: string): Phrase {
   return { attribute, text: words.join(" "), words: words.map(formsOf), gap: QUESTION_GAP };
 }
 
-function isCommon(word: string): boolean {
+function isCommon(word: string, rank = COMMON_RANK): boolean {
   const [term] = termsOf(word);
-  return term === undefined || lexicon().rankOf(term) < COMMON_RANK;
+  return term === undefined || lexicon().rankOf(term) < rank;
 }
 
 /**
