@@ -161,6 +161,12 @@ export const ScoreExplanation = Type.Object({
       { description: "when a strong match next to this fact in its conversation lent it part of its score (docs/memory.md)" },
     ),
   ),
+  spread: Type.Optional(
+    Type.Number({
+      description:
+        "when the best matches crowded into one conversation and this fact, of another, was moved up among the first five: what lifted it to the score of the fact it went before (docs/memory.md)",
+    }),
+  ),
   vector: Type.Optional(
     Type.Object(
       {

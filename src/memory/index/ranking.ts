@@ -51,6 +51,14 @@ export interface RankingParams {
   /** The best this many keep their places; loans rank neighbours among the rest. */
   neighbourAfter: number;
   /**
+   * Spread over conversations: a fact of another conversation takes a place among the first
+   * `spreadDepth` from one of a conversation already holding `spreadPerConversation` of them when
+   * it scores at least this times the best left. 0 spreads nothing.
+   */
+  spread: number;
+  spreadDepth: number;
+  spreadPerConversation: number;
+  /**
    * The meaning signal (docs/memory.md, "Search by meaning"): a query word the fact does not hold
    * scores through its best match by meaning in the fact, at similarity² times this times the
    * word's IDF. 0 turns the signal off (the bench's switch).
@@ -108,6 +116,9 @@ export const RANKING: Readonly<RankingParams> = {
   neighbourDecay: 0.8,
   neighbourMaxLength: 40,
   neighbourAfter: 5,
+  spread: 0.8,
+  spreadDepth: 5,
+  spreadPerConversation: 2,
   meaning: 1.0,
   meaningFloor: 0.5,
   category: 0.7,
@@ -761,7 +772,7 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
 
   /** The re-score, then, when asked, why each returned fact ranked: its gains looked up again and reported by scoreOfGains. */
   function finish(ranked: number[]): number[] {
-    const { result, loans } = rescore(index, plan, p, ranked, score, options.limit, accepts, scoreOf);
+    const { result, loans, lifts } = rescore(index, plan, p, ranked, score, options.limit, accepts, scoreOf);
     const explain = options.explain;
     if (explain === undefined) return result;
     for (const ord of result) {
@@ -794,6 +805,11 @@ export function rankFacts(index: FactIndex, plan: QueryPlan, filter: ReadFilter,
       if (loan !== undefined) {
         parts.neighbour = { fact_id: index.ids[loan.source]!, score: round(loan.loan) };
         parts.score += loan.loan;
+      }
+      const lift = lifts.get(ord);
+      if (lift !== undefined) {
+        parts.spread = round(lift);
+        parts.score += lift;
       }
       explain.set(ord, roundParts(parts));
     }
@@ -836,16 +852,22 @@ function rescore(
   limit: number,
   accepts: (ord: number) => boolean,
   scoreOf: (ord: number) => number,
-): { result: number[]; loans: Map<number, Loan> } {
+): { result: number[]; loans: Map<number, Loan>; lifts: Map<number, number> } {
   const phrased = plan.trigrams !== null && p.phrasing > 0;
   const loans = new Map<number, Loan>();
-  if (!phrased && p.neighbour === 0) return { result: ranked.slice(0, limit), loans };
-  const head = ranked.slice(0, p.rerankDepth);
+  const lifts = new Map<number, number>();
   const final = new Map<number, number>();
+  const finish = (ordered: number[]): { result: number[]; loans: Map<number, Loan>; lifts: Map<number, number> } => ({
+    result: spreadOverConversations(index, p, ordered, (ord) => final.get(ord) ?? score[ord]!, lifts).slice(0, limit),
+    loans,
+    lifts,
+  });
+  if (!phrased && p.neighbour === 0) return finish(ranked.slice(0, Math.max(limit, p.rerankDepth)));
+  const head = ranked.slice(0, p.rerankDepth);
   for (const ord of head) final.set(ord, score[ord]! + (phrased ? p.phrasing * plan.trigrams!.shareIn(index.text(ord)) : 0));
   head.sort((a, b) => (better(index, final, a, b) ? -1 : 1));
   lendToNeighbours(index, p, head, final, accepts, loans);
-  if (loans.size === 0) return { result: [...head, ...ranked.slice(p.rerankDepth)].slice(0, limit), loans };
+  if (loans.size === 0) return finish([...head, ...ranked.slice(p.rerankDepth)]);
   // The first `neighbourAfter` keep their places, so a loan takes no fact past the last of them:
   // an explanation's score stays the order's.
   const kept = head.slice(0, p.neighbourAfter);
@@ -863,11 +885,40 @@ function rescore(
     if (own === Number.NEGATIVE_INFINITY || !(entry.loan > 0)) loans.delete(ord);
     else final.set(ord, own + entry.loan);
   }
-  if (loans.size === 0) return { result: [...head, ...ranked.slice(p.rerankDepth)].slice(0, limit), loans };
+  if (loans.size === 0) return finish([...head, ...ranked.slice(p.rerankDepth)]);
   const rest = [...new Set([...head.slice(p.neighbourAfter), ...loans.keys()])].filter((ord) => !kept.includes(ord));
   const rescored = [...kept, ...rest.sort((a, b) => (better(index, final, a, b) ? -1 : 1))];
   const taken = new Set(rescored);
-  return { result: [...rescored, ...ranked.slice(p.rerankDepth).filter((ord) => !taken.has(ord))].slice(0, limit), loans };
+  return finish([...rescored, ...ranked.slice(p.rerankDepth).filter((ord) => !taken.has(ord))]);
+}
+
+/**
+ * Spread over conversations (docs/memory.md): when the best matches crowd into one conversation,
+ * the first `spreadDepth` places take at most `spreadPerConversation` facts of one while a fact of
+ * another scores at least `spread` times the best left; the crowded ones follow, in order. An
+ * answer told across several sessions then has each of them among the first few. A fact moved up
+ * is lifted (`lifts`) to the score of the one it went before, so the scores stay the order's. Facts of
+ * one conversation: the same end user (or none), observed within NEIGHBOUR_WINDOW_MS of each other.
+ */
+function spreadOverConversations(
+  index: FactIndex,
+  p: RankingParams,
+  ordered: readonly number[],
+  scoreOf: (ord: number) => number,
+  lifts: Map<number, number>,
+): number[] {
+  if (p.spread === 0 || ordered.length <= 1) return [...ordered];
+  const head = ordered.slice(0, p.rerankDepth);
+  const picked: number[] = [];
+  while (picked.length < p.spreadDepth && head.length > 0) {
+    const best = scoreOf(head[0]!);
+    const crowded = (ord: number): boolean => picked.filter((q) => sameConversation(index, q, ord)).length >= p.spreadPerConversation;
+    const at = head.findIndex((ord) => !crowded(ord) && scoreOf(ord) >= p.spread * best);
+    const [ord] = head.splice(at < 0 ? 0 : at, 1);
+    if (at > 0) lifts.set(ord!, best - scoreOf(ord!));
+    picked.push(ord!);
+  }
+  return [...picked, ...head, ...ordered.slice(p.rerankDepth)];
 }
 
 /**

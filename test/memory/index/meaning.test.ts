@@ -118,7 +118,8 @@ describe("search by meaning", () => {
         e.recency +
         e.question +
         e.phrasing +
-        (e.neighbour?.score ?? 0);
+        (e.neighbour?.score ?? 0) +
+        (e.spread ?? 0);
       expect(Math.abs(sum - e.score)).toBeLessThan(1e-3);
     }
     const scores = results.map((r) => r.explanation.score);

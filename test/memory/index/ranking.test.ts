@@ -367,7 +367,8 @@ describe("large workspaces: the exact top k of the ranking function", () => {
           // Past 200 characters a query skips the phrasing re-score; both paths are checked.
           const query = `${words.join(" ")}${when}${long ? " the".repeat(60) : ""}`;
           const plan = planQuery(index, query, RANKING, NOW);
-          const found = rankFacts(index, plan, filter, { limit, now: NOW, onlyEndUser }).map((ord) => index.ids[ord]!);
+          // The scoring function alone: the spread over conversations reorders its first five (tested below).
+          const found = rankFacts(index, plan, filter, { limit, now: NOW, onlyEndUser, params: { ...RANKING, spread: 0 } }).map((ord) => index.ids[ord]!);
           const expected = reference(query, filter, limit, onlyEndUser);
           // Never fewer than `limit` while more visible facts hold a query word.
           expect(found.length).toBe(Math.min(limit, expected.score.size));
@@ -484,8 +485,8 @@ describe("a smaller limit returns a prefix of a larger one", () => {
 });
 
 describe("conversation neighbours", () => {
-  // Every match may move here; by default the first five keep their places.
-  const params = { ...RANKING, neighbourAfter: 0 };
+  // Every match may move here; by default the first five keep their places. Loans alone: no spread.
+  const params = { ...RANKING, neighbourAfter: 0, spread: 0 };
   const turn = (text: string, minute: number, extra: Partial<IndexedFact> = {}): IndexedFact =>
     indexedFact(text, { recordedAt: NOW - 86_400_000 + minute * 60_000, ...extra });
   const dialogue = [
@@ -528,5 +529,44 @@ describe("conversation neighbours", () => {
     };
     expect(loanTo([dialogue[0]!, dialogue[1]!])).toEqual({ fact_id: dialogue[0]!.id, score: expect.any(Number) });
     expect(loanTo([dialogue[0]!, turn("My knee is fine, said Gus.", 1, { endUserId: "gus" }), dialogue[1]!])).toBeUndefined();
+  });
+});
+
+describe("spread over conversations", () => {
+  const DAY = 86_400_000;
+  // One conversation yesterday crowded with matches; one a week ago holding the rest of the answer.
+  const yesterday = [
+    "I ran the marathon in Oslo.",
+    "The Oslo marathon was hard.",
+    "Oslo marathon, mile 20, was the worst.",
+    "After the Oslo marathon I slept.",
+  ].map((text, i) => indexedFact(text, { recordedAt: NOW - DAY + i * 60_000 }));
+  const lastWeek = indexedFact("I signed up for the Oslo marathon.", { recordedAt: NOW - 7 * DAY });
+  const weak = indexedFact("Oslo in winter.", { recordedAt: NOW - 14 * DAY });
+
+  test("a match from another conversation takes a place among the first five from the crowded one; the scores stay the order's", () => {
+    const index = indexOf([...yesterday, lastWeek, weak]);
+    const plan = planQuery(index, "oslo marathon", RANKING, NOW);
+    const rank = (params: typeof RANKING, explain?: Map<number, never>): string[] =>
+      rankFacts(index, plan, filterFor(index), { limit: 10, now: NOW, params, ...(explain && { explain }) }).map((ord) => index.ids[ord]!);
+    const off = rank({ ...RANKING, spread: 0 });
+    expect(off.indexOf(lastWeek.id)).toBeGreaterThan(1);
+    const explain = new Map();
+    const on = rank(RANKING, explain);
+    // Two of yesterday's, then last week's: no more than two of one conversation while another's matches nearly as well.
+    expect(on.slice(0, 3).filter((id) => yesterday.some((f) => f.id === id))).toHaveLength(2);
+    expect(on[2]).toBe(lastWeek.id);
+    expect(explain.get(index.ordinal(lastWeek.id)!).spread).toBeGreaterThan(0);
+    const scores = on.map((id) => explain.get(index.ordinal(id)!).score as number);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // A match much weaker than the best left is not moved up.
+    expect(on.indexOf(weak.id)).toBe(off.indexOf(weak.id));
+  });
+
+  test("facts observed at one instant are one conversation: nothing moves", () => {
+    const index = indexOf([...yesterday, lastWeek].map((f) => ({ ...f, recordedAt: NOW - DAY })));
+    const plan = planQuery(index, "oslo marathon", RANKING, NOW);
+    const rank = (params: typeof RANKING): number[] => rankFacts(index, plan, filterFor(index), { limit: 10, now: NOW, params });
+    expect(rank(RANKING)).toEqual(rank({ ...RANKING, spread: 0 }));
   });
 });
