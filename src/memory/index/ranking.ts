@@ -914,7 +914,7 @@ function spreadOverConversations(
     const best = scoreOf(head[0]!);
     const crowded = (ord: number): boolean => picked.filter((q) => sameConversation(index, q, ord)).length >= p.spreadPerConversation;
     const at = head.findIndex((ord) => !crowded(ord) && scoreOf(ord) >= p.spread * best);
-    const [ord] = head.splice(at < 0 ? 0 : at, 1);
+    const [ord] = head.splice(Math.max(at, 0), 1);
     if (at > 0) lifts.set(ord!, best - scoreOf(ord!));
     picked.push(ord!);
   }

@@ -13,7 +13,7 @@ import {
   type RankOptions,
   type ReadFilter,
 } from "../../../src/memory/index/ranking";
-import type { FactKind } from "../../../src/schema/memory";
+import type { FactKind, ScoreExplanation } from "../../../src/schema/memory";
 import { termsOf, TrigramProbe, trigramsOf } from "../../../src/memory/index/terms";
 import { indexedFact, NOW } from "./support";
 
@@ -547,17 +547,17 @@ describe("spread over conversations", () => {
   test("a match from another conversation takes a place among the first five from the crowded one; the scores stay the order's", () => {
     const index = indexOf([...yesterday, lastWeek, weak]);
     const plan = planQuery(index, "oslo marathon", RANKING, NOW);
-    const rank = (params: typeof RANKING, explain?: Map<number, never>): string[] =>
+    const rank = (params: typeof RANKING, explain?: Map<number, ScoreExplanation>): string[] =>
       rankFacts(index, plan, filterFor(index), { limit: 10, now: NOW, params, ...(explain && { explain }) }).map((ord) => index.ids[ord]!);
     const off = rank({ ...RANKING, spread: 0 });
     expect(off.indexOf(lastWeek.id)).toBeGreaterThan(1);
-    const explain = new Map();
+    const explain = new Map<number, ScoreExplanation>();
     const on = rank(RANKING, explain);
     // Two of yesterday's, then last week's: no more than two of one conversation while another's matches nearly as well.
     expect(on.slice(0, 3).filter((id) => yesterday.some((f) => f.id === id))).toHaveLength(2);
     expect(on[2]).toBe(lastWeek.id);
-    expect(explain.get(index.ordinal(lastWeek.id)!).spread).toBeGreaterThan(0);
-    const scores = on.map((id) => explain.get(index.ordinal(id)!).score as number);
+    expect(explain.get(index.ordinal(lastWeek.id)!)!.spread).toBeGreaterThan(0);
+    const scores = on.map((id) => explain.get(index.ordinal(id)!)!.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     // A match much weaker than the best left is not moved up.
     expect(on.indexOf(weak.id)).toBe(off.indexOf(weak.id));
