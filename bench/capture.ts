@@ -47,14 +47,15 @@
  * About 40-55 s on 2 cores without --quick (8-10 s with it).
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { factText, loadLocomo } from "./lib/locomo-data";
 import { loadLongMemEval } from "./lib/longmemeval-data";
 import { percentile } from "./lib/metrics";
 import { argValue } from "./support/args";
 import { provenance } from "./support/provenance";
+import { addWorktree, type Worktree } from "./support/worktree";
 
 type Capture = typeof import("../src/capture/analyze") & Pick<typeof import("../src/capture/statement"), "isChangeStatement">;
 type Input = Parameters<Capture["analyzeFact"]>[0];
@@ -66,7 +67,6 @@ if (process.argv.includes("--against") && (AGAINST === undefined || AGAINST.star
   console.error("usage: bun bench/capture.ts [--quick] [--against REF]  (--against needs a git ref)");
   process.exit(2);
 }
-const ROOT = join(import.meta.dir, "..");
 const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
 const LONGMEMEVAL_PATH = process.env.LONGMEMEVAL_PATH ?? join(import.meta.dir, "data", "longmemeval", "dev.jsonl.gz");
 const PAIRS_DIR = join(import.meta.dir, "..", "test", "capture", "supersession");
@@ -123,55 +123,6 @@ type Subject = (input: Input) => number;
 interface Build {
   label: string;
   capture: Capture;
-}
-
-interface Worktree {
-  dir: string;
-  /** REF's commit, abbreviated. */
-  commit: string;
-  remove(): void;
-}
-
-function git(args: string[]): { ok: boolean; out: string; err: string } {
-  const r = Bun.spawnSync(["git", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-  return { ok: r.exitCode === 0, out: r.stdout.toString().trim(), err: r.stderr.toString().trim() };
-}
-
-/**
- * A detached worktree of `ref` in a fresh temp dir, this checkout's node_modules linked into it.
- * `remove()` is idempotent and runs on exit signals too, so no worktree outlives the run.
- */
-function addWorktree(ref: string): Worktree {
-  const resolved = git(["rev-parse", "--verify", "--short", `${ref}^{commit}`]);
-  if (!resolved.ok) throw new Error(`--against ${ref}: not a commit (${resolved.err})`);
-  const dir = mkdtempSync(join(tmpdir(), "memoryd-capture-against-"));
-  let removed = false;
-  const remove = (): void => {
-    if (removed) return;
-    removed = true;
-    // --force: the node_modules link is an untracked file in it.
-    git(["worktree", "remove", "--force", dir]);
-    rmSync(dir, { recursive: true, force: true });
-    git(["worktree", "prune"]);
-  };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    remove();
-    process.exit(signal === "SIGINT" ? 130 : 143);
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  const added = git(["worktree", "add", "--detach", dir, ref]);
-  if (!added.ok) {
-    remove();
-    throw new Error(`git worktree add --detach ${dir} ${ref} failed: ${added.err}`);
-  }
-  try {
-    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  } catch (error) {
-    remove();
-    throw error;
-  }
-  return { dir, commit: resolved.out, remove };
 }
 
 /**
