@@ -4,13 +4,16 @@
  * every question of the data set is searched with `searchIndex` (limit 20, RANKING), in blocks that
  * alternate between the builds (AB then BA each round, so drift on a shared machine falls on both).
  * The bare baseline, measured in the same rounds: plain BM25 (bench/lib/bm25.ts) over the same
- * texts. No timing here is asserted anywhere.
+ * texts. `--data union`: issue 43's corpus instead (bench/lib/agent-memory-data.ts: every
+ * LongMemEval-S dev haystack's distinct turns in one workspace, 68k facts, not run through capture),
+ * every dev question asked of it; no `--facts` needed. No timing here is asserted anywhere.
  *
- *   bun bench/search-against.ts --against REF --facts DIR [--data locomo|longmemeval] [--rounds 3]
+ *   bun bench/search-against.ts --against REF [--facts DIR] [--data locomo|longmemeval|union] [--rounds 3]
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexedFact } from "../src/memory/index/fact-index";
+import { loadAgentCorpus } from "./lib/agent-memory-data";
 import { Bm25 } from "./lib/bm25";
 import { loadLocomo } from "./lib/locomo-data";
 import { loadLongMemEval } from "./lib/longmemeval-data";
@@ -29,9 +32,9 @@ function usage(message: string): never {
 }
 
 const against = argValue("--against") ?? usage("--against REF is required");
-const factsDir = argValue("--facts") ?? usage("--facts DIR is required (bun bench/retrieval.ts --save-facts DIR)");
 const data = argValue("--data") ?? "locomo";
-if (data !== "locomo" && data !== "longmemeval") usage(`--data: ${data}`);
+if (data !== "locomo" && data !== "longmemeval" && data !== "union") usage(`--data: ${data}`);
+const factsDir = argValue("--facts") ?? (data === "union" ? "" : usage("--facts DIR is required (bun bench/retrieval.ts --save-facts DIR)"));
 const rounds = Number(argValue("--rounds") ?? 3);
 
 /** One workspace: its stored facts and the questions asked of it. */
@@ -42,7 +45,31 @@ interface Haystack {
   questions: string[];
 }
 
+/** The union corpus as one workspace: each turn a fact as an import stores it, observed at one instant. */
+function unionHaystack(): Haystack {
+  const { turns, questions } = loadAgentCorpus();
+  const now = Date.now();
+  const facts = turns.map(
+    (text, i): IndexedFact => ({
+      id: `turn_${i}`,
+      text,
+      kind: "observation",
+      origin: "ingested",
+      subject: "workspace",
+      subjectType: "workspace",
+      endUserId: null,
+      confidence: 0.8,
+      recordedAt: now,
+      expiresAt: null,
+      sensitive: false,
+      pinned: false,
+    }),
+  );
+  return { key: "union", now, facts, questions };
+}
+
 function haystacks(): Haystack[] {
+  if (data === "union") return [unionHaystack()];
   const asked =
     data === "locomo"
       ? loadLocomo(LOCOMO_PATH).map((c) => ({
