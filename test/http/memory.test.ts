@@ -44,6 +44,40 @@ describeEachDb("memory routes", (get) => {
     expect(JSON.stringify(bad.json.error.details)).toContain("explain");
   });
 
+  test("a question asking for an attribute finds the fact stating it; explain names the intent", async () => {
+    const key = await makeKey(get().db);
+    await teach(key, ["I was raised in York by my grandparents.", "The invoice template lives in the finance drive."]);
+    const found = await search(key, { query: "where did I grow up?", explain: true });
+    expect(found.status).toBe(200);
+    expect(ids(found)).toEqual(["I was raised in York by my grandparents."]);
+    expect(found.json.data.facts[0].explanation.meaning).toEqual([
+      { query_term: "grow", fact_term: "hometown", via: "intent", similarity: 0.7, score: expect.any(Number) },
+    ]);
+  });
+
+  test("a match from another conversation is moved up among the first five; explain shows the lift and scores stay in order", async () => {
+    const key = await makeKey(get().db);
+    const day = 86_400_000;
+    const at = (ms: number): string => new Date(Date.now() - ms).toISOString();
+    await call(app(), "POST", "/v1/memory/facts", {
+      key: key.secret,
+      body: {
+        facts: [
+          { text: "I ran the Oslo marathon in under four hours.", observed_at: at(day) },
+          { text: "I found the Oslo marathon hard.", observed_at: at(day - 60_000) },
+          { text: "I nearly quit the Oslo marathon at mile 20.", observed_at: at(day - 120_000) },
+          { text: "I slept all afternoon after the Oslo marathon.", observed_at: at(day - 180_000) },
+          { text: "I signed up for the Oslo marathon.", observed_at: at(7 * day) },
+        ],
+      },
+    });
+    const found = await search(key, { query: "oslo marathon", explain: true });
+    expect(ids(found)[2]).toBe("I signed up for the Oslo marathon.");
+    expect(found.json.data.facts[2].explanation.spread).toBeGreaterThan(0);
+    const scores = found.json.data.facts.map((f: { explanation: { score: number } }) => f.explanation.score);
+    expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
+  });
+
   test("replaying an identical call is safe: everything skipped, nothing doubled", async () => {
     const key = await makeKey(get().db);
     const texts = ["The deploy window is Tuesday morning.", "Acme's renewal date is May 1."];
