@@ -8,8 +8,9 @@
  * A phrase is the lexicon's wording split at its slots ("{s} get to work by {v}": "get to work"),
  * without a leading "be" or article and a trailing preposition. Its words match any of their
  * inflections ("grow up" reads "grew up", "growing up"), and articles, possessives and a few
- * fillers may stand between them. A phrase of one very common word ("live", "work", "use") names
- * nothing in particular and is left out.
+ * fillers may stand between them. A phrase of one very common word ("work", "go", "use"), or one
+ * that more than two attributes say ("pay", "take over as"), names nothing in particular and is
+ * left out.
  */
 import { ATTRIBUTE_LEXICON } from "../../capture/attributes";
 import { termsOf, wordsOf } from "../index/terms";
