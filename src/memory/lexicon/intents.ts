@@ -1,6 +1,7 @@
 /**
  * Intents: the attributes a text names, read with the attribute lexicon capture reads claims with
- * (src/capture/attributes) and the question frames (question-frames.ts). "I was raised in York"
+ * (src/capture/attributes), the question frames (question-frames.ts) and the kinds of software
+ * (software-kinds.ts: "PostgreSQL" and "what database" both name `database`). "I was raised in York"
  * and "where did I grow up?" both name `hometown`; "My GP is Dr. Okafor" and "who is my family
  * doctor?" both name `doctor`. The index holds a fact's intents as terms of their own and a query's
  * intents match them, as a query word matches the category of a fact's word.
@@ -16,6 +17,7 @@ import { ATTRIBUTE_LEXICON } from "../../capture/attributes";
 import { termsOf, wordsOf } from "../index/terms";
 import { lexicon } from "./lexicon";
 import { QUESTION_FRAMES } from "./question-frames";
+import { SOFTWARE_KINDS } from "./software-kinds";
 
 /** Index terms of intents start with this: no word of a text can ("hometown" is "@hometown"). */
 export const INTENT_PREFIX = "@";
@@ -179,10 +181,12 @@ function phraseTable(): Map<string, Entry> {
       else for (const second of phrase.words[1]!) entry.bySecond.set(second, [...(entry.bySecond.get(second) ?? []), phrase]);
     }
   };
+  const software = SOFTWARE_KINDS.flatMap((k) => [...k.nouns, ...k.members].flatMap((wording) => phrasesOf(k.kind, wording, true)));
   const fromLexicon = ATTRIBUTE_LEXICON.flatMap((record) => [
     ...[...(record.nouns ?? []), ...Object.values(record.states ?? {}).flat()].flatMap((wording) => phrasesOf(record.attribute, wording, true)),
     ...[...(record.says ?? []), ...(record.sets ?? []), ...(record.ends ?? [])].flatMap((wording) => phrasesOf(record.attribute, wording, false)),
   ]);
+  fromLexicon.push(...software);
   // How many attributes say each short phrase: one said by many names none of them.
   const attributesOf = new Map<string, Set<string>>();
   const count = (phrase: Phrase): void => {

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { ATTRIBUTE_LEXICON } from "../../../src/capture/attributes";
 import { intentsOf, intentSources } from "../../../src/memory/lexicon/intents";
 import { QUESTION_FRAMES } from "../../../src/memory/lexicon/question-frames";
+import { SOFTWARE_KINDS } from "../../../src/memory/lexicon/software-kinds";
 
 const attributesOf = (text: string): string[] => intentsOf(text).map((i) => i.attribute);
 
@@ -46,6 +47,21 @@ describe("a statement and a question in other words name one attribute", () => {
     expect(attributesOf("I go to the gym on Mondays.")).toContain("workout routine");
     expect(attributesOf("I get to the office by train.")).toContain("commute mode");
     expect(attributesOf("I get lost near the office.")).not.toContain("commute mode");
+  });
+});
+
+describe("kinds of software", () => {
+  test.each(SOFTWARE_KINDS.map((k) => [k.kind, [...k.nouns, ...k.members]] as const))("%s: each noun and member names it", (kind, names) => {
+    for (const name of names) expect([name, attributesOf(`We rely on ${name} for this.`)]).toEqual([name, expect.arrayContaining([kind])]);
+  });
+
+  test.each([
+    ["Customer records live in PostgreSQL 15.", "what database do we use?", "database"],
+    ["Exceptions in production get reported to Sentry.", "which error tracker do we use?", "error tracker"],
+    ["Services run as pods on a Kubernetes cluster.", "what container orchestration platform is used?", "container orchestration"],
+  ] as const)("%s / %s: %s", (statement, question, kind) => {
+    expect(attributesOf(statement)).toContain(kind);
+    expect(attributesOf(question)).toContain(kind);
   });
 });
 
