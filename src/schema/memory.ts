@@ -164,7 +164,8 @@ export const ScoreExplanation = Type.Object({
   spread: Type.Optional(
     Type.Number({
       description:
-        "when the best matches crowded into one conversation and this fact, of another, was moved up among the first five: what lifted it to the score of the fact it went before (docs/memory.md)",
+        "when the best matches crowded into one conversation and this fact, of another, was moved up among the first five: " +
+        "what lifted it to the score of the fact it went before (docs/memory.md)",
     }),
   ),
   vector: Type.Optional(

@@ -42,7 +42,8 @@ const TIME_PROBE = JSON.stringify([
   timeWords.HOLIDAYS.map((h) => [h.date(2024), h.date(2025)]),
   TIME_MAX_CHARS,
 ]);
-export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(`${termsOf(PROBE).join(" ")}|${[...STOP_WORDS].join(" ")}|${LEXICON_SHA256}|${intentSources()}|${TIME_PROBE}`).toString(36)}`;
+const DERIVED = [termsOf(PROBE).join(" "), [...STOP_WORDS].join(" "), LEXICON_SHA256, intentSources(), TIME_PROBE].join("|");
+export const SNAPSHOT_FORMAT = `${LAYOUT}.${Bun.hash(DERIVED).toString(36)}`;
 
 type Column = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float32Array | Float64Array;
 type ColumnType<T extends Column> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number };

@@ -44,7 +44,8 @@ const LEADING: ReadonlySet<string> = new Set(["be", "a", "an", "the"]);
 const TRAILING: ReadonlySet<string> = new Set(["in", "at", "on", "to", "for", "of", "from", "with", "as", "into", "about", "a", "an", "the"]);
 /** May stand between a phrase's words: "get to the office" ("wake up early" does not: "early" is no filler). */
 // biome-ignore format: a word list
-const FILLERS: ReadonlySet<string> = new Set(["a", "an", "the", "my", "your", "his", "her", "our", "their", "its", "now", "just", "still", "really", "currently", "recently", "usually", "always", "also", "actually", "normally", "mostly"]);
+const FILLERS: ReadonlySet<string> = new Set(["a", "an", "the", "my", "your", "his", "her", "our", "their", "its", "now", "just", "still",
+  "really", "currently", "recently", "usually", "always", "also", "actually", "normally", "mostly"]);
 const MAX_FILLERS = 2;
 /** Words of any kind between two words of a question frame: "where does the new hire live". */
 const QUESTION_GAP = 3;
