@@ -33,14 +33,18 @@ const env = (fake: FakeEmbeddings) => ({
   MEMORYD_EMBEDDINGS_DOCUMENT_PREFIX: DOCUMENT_PREFIX,
 });
 
-/** Polls `check` until it returns a value; `timeoutMs` is a generous upper bound, not an expected time. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+/**
+ * Polls `check` every `everyMs` until it returns a value; `timeoutMs` is a generous upper bound, not
+ * an expected time. A check that calls an authenticated route polls slowly enough to stay inside
+ * the key's 120 requests a minute, so the call after it is never rate limited.
+ */
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number, everyMs = 200): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(200);
+    await Bun.sleep(everyMs);
   }
 }
 
@@ -92,6 +96,7 @@ async function killedMidBatch(target: StartOptions, reopen: () => Promise<Db>): 
           return metric((await request(second.url, "/metrics")).text, "memoryd_vectors_in_memory") === texts.length ? true : undefined;
         },
         150_000,
+        1_000,
       );
       const found = await request(second.url, "/v1/memory/search", post({ query: "what hobbies do I have?", limit: 5, explain: true }, key));
       expect(found.status).toBe(200);
