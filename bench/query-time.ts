@@ -13,7 +13,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { FactIndex, factTerms, type IndexedFact } from "../src/memory/index/fact-index";
+import { FactIndex, factTerms } from "../src/memory/index/fact-index";
 import { termsOf } from "../src/memory/index/terms";
 import { readFactTime, readQueryTime } from "../src/memory/time/query-time";
 import { loadLocomo } from "./lib/locomo-data";
@@ -21,6 +21,7 @@ import { loadLongMemEval } from "./lib/longmemeval-data";
 import { percentile } from "./lib/metrics";
 import { argValue } from "./support/args";
 import { factStream, makeCast, makeQueries } from "./support/synth";
+import { ingestedFact } from "./lib/indexed-fact";
 
 const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(import.meta.dir, "data", "locomo10.json");
 const LONGMEMEVAL_PATH = process.env.LONGMEMEVAL_PATH ?? join(import.meta.dir, "data", "longmemeval", "dev.jsonl.gz");
@@ -113,20 +114,7 @@ function main(): void {
   console.log("| set | facts | FactIndex.add, all | of which readFactTime |");
   console.log("|---|---:|---:|---:|");
   for (const [set, texts] of factSets) {
-    const facts: IndexedFact[] = texts.map((text, i) => ({
-      id: `f${i}`,
-      text,
-      kind: "observation",
-      origin: "ingested",
-      subject: "workspace",
-      subjectType: "workspace",
-      endUserId: null,
-      confidence: 0.8,
-      recordedAt: INSTANT - i * 60_000,
-      expiresAt: null,
-      sensitive: false,
-      pinned: false,
-    }));
+    const facts = texts.map((text, i) => ingestedFact(`f${i}`, text, INSTANT - i * 60_000));
     const build = bestOf3(() => {
       const index = new FactIndex();
       for (const f of facts) index.add(f);

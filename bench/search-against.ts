@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexedFact } from "../src/memory/index/fact-index";
 import { loadAgentCorpus } from "./lib/agent-memory-data";
+import { ingestedFact } from "./lib/indexed-fact";
 import { Bm25 } from "./lib/bm25";
 import { loadLocomo } from "./lib/locomo-data";
 import { loadLongMemEval } from "./lib/longmemeval-data";
@@ -49,22 +50,8 @@ interface Haystack {
 function unionHaystack(): Haystack {
   const { turns, questions } = loadAgentCorpus();
   const now = Date.now();
-  const facts = turns.map(
-    (text, i): IndexedFact => ({
-      id: `turn_${i}`,
-      text,
-      kind: "observation",
-      origin: "ingested",
-      subject: "workspace",
-      subjectType: "workspace",
-      endUserId: null,
-      confidence: 0.8,
-      recordedAt: now,
-      expiresAt: null,
-      sensitive: false,
-      pinned: false,
-    }),
-  );
+  const facts = turns.map((text, i) => ingestedFact(`turn_${i}`, text, now));
+
   return { key: "union", now, facts, questions };
 }
 
