@@ -162,9 +162,7 @@ const agent = build(agentFacts);
 const short = build(onlyAgent ? [] : shortFacts);
 const snapshot = throughSnapshot(agent.index);
 log(`agent index ${agent.ms.toFixed(0)} ms; short ${short.ms.toFixed(0)} ms; snapshot decode ${snapshot.decodeMs.toFixed(0)} ms`);
-(globalThis as any).__c = { walkMeaning: 0, walkSubject: 0, walkWord: 0, complete: 0, essential: 0, n: 0, q: 0, postings: 0, meaningPostings: 0 };
 const agentPhases = measure(agent.index, corpus.questions);
-console.error(JSON.stringify((globalThis as any).__c));
 const shortPhases = measure(short.index, onlyAgent ? [] : corpus.questions);
 
 const chars = turns.reduce((sum, t) => sum + t.length, 0);

@@ -26,6 +26,7 @@ import { pruneWebhookEvents } from "./webhooks/store";
 const SHUTDOWN_GRACE_MS = 10_000;
 /** Planner statistics, tombstone and OAuth pruning (src/db/maintenance.ts, src/memory/changes.ts, src/oauth/store.ts). */
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+const FIRST_MAINTENANCE_DELAY_MS = 30_000;
 /** Deleted facts' tombstones are kept this long; an index further behind rebuilds. */
 const TOMBSTONE_MAX_AGE_SECONDS = 24 * 3600;
 /** Delivered and given-up webhook events, and their delivery log, are kept a week for the settings app. */
@@ -145,8 +146,10 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
       .then(() => refreshStatistics(db))
       .catch((error: unknown) => log.warn("database maintenance failed", { error: String(error) }));
   };
-  // Once at start (in the background: readiness does not wait), then periodically.
-  maintain();
+  // Once soon after start, then periodically. Not at once: ANALYZE and the prunes contend with a
+  // restarted instance's first reads (a large workspace's index snapshot), and they can wait.
+  const firstMaintenance = setTimeout(maintain, FIRST_MAINTENANCE_DELAY_MS);
+  firstMaintenance.unref();
   const maintenance = setInterval(maintain, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
 
@@ -155,6 +158,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
     stopping ??= (async () => {
       accepting = false;
       clearInterval(janitor);
+      clearTimeout(firstMaintenance);
       clearInterval(maintenance);
       // No new connections; in-flight requests (open answer streams too) may finish.
       const graceful = server.stop(false);

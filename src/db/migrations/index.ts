@@ -16,6 +16,7 @@ import factExpiry from "./014_fact_expiry.sql" with { type: "text" };
 import webhooks from "./015_webhooks.sql" with { type: "text" };
 import factVectors from "./016_fact_vectors.sql" with { type: "text" };
 import alternateClaim from "./017_alternate_claim.sql" with { type: "text" };
+import snapshotFrames from "./018_snapshot_frames.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: "webhooks", sql: webhooks },
   { version: 16, name: "fact_vectors", sql: factVectors },
   { version: 17, name: "alternate_claim", sql: alternateClaim },
+  { version: 18, name: "snapshot_frames", sql: snapshotFrames },
 ];
