@@ -48,6 +48,7 @@ function factsOf(texts: readonly string[]): IndexedFact[] {
       subject: a.subject,
       subjectType: a.subjectType,
       endUserId: null,
+      agent: null,
       confidence: 0.8,
       recordedAt: now - (texts.length - i) * 60_000,
       expiresAt: null,
@@ -98,7 +99,7 @@ function throughSnapshot(index: FactIndex): { encodeMs: number; decodeMs: number
   return { encodeMs, decodeMs, mb: size / 2 ** 20, restored: { index: restored, memoryMb: memoryMb() - before } };
 }
 
-const v: Visibility = { workspaceId: "w", audience: "internal", endUserId: null, kinds: null };
+const v: Visibility = { workspaceId: "w", audience: "internal", endUserId: null, agent: null, kinds: null };
 const time = (f: () => void): number => {
   const started = performance.now();
   f();

@@ -39,6 +39,7 @@ function indexed(texts: Iterable<{ text: string; subject: string }>): IndexedFac
     subject,
     subjectType: "workspace",
     endUserId: null,
+    agent: null,
     kind: "observation",
     origin: "ingested",
     confidence: 0.8,

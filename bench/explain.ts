@@ -159,6 +159,7 @@ for (const name of dbs) {
             ws,
             claimKeys,
             claimed.slice(0, 1).map((r) => r.claim_subject),
+            [""],
             new Date(),
           ),
         ),

@@ -101,6 +101,7 @@ function contextFor(db: Db, indexes: FactIndexes, workspaceId: string, seq: numb
     workspaceId,
     scopes: [...ALL_SCOPES],
     audience: "internal",
+    agent: null,
     rate: { limit: 120, remaining: 120, reset: 0 },
     factSeq: seq,
   };

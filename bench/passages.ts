@@ -60,7 +60,7 @@ const SEARCH_LIMIT = 20;
 const PASSAGE_DEPTH = 200;
 const MEASURES = ["turn@5", "turn@10", "session@5", "session@10"] as const;
 type Measure = (typeof MEASURES)[number];
-const VISIBILITY: Visibility = { workspaceId: "passages", audience: "internal", endUserId: null, kinds: null };
+const VISIBILITY: Visibility = { workspaceId: "passages", audience: "internal", endUserId: null, agent: null, kinds: null };
 
 /** A text indexed as one fact, and the turns and sessions it stands for (several in the union corpus). */
 interface Unit {
@@ -182,6 +182,7 @@ function analysisOf(text: string, now: number): Analysis {
     subject: a.subject,
     subjectType: a.subjectType,
     endUserId: null,
+    agent: null,
     confidence: DEFAULT_CONFIDENCE.ingested,
     recordedAt: now,
     expiresAt: null,

@@ -329,7 +329,7 @@ async function runDataset(
         ({ now, facts } = JSON.parse(readFileSync(cacheFile(loadDir!, h.key), "utf8")) as SavedFacts);
         const index = new FactIndex();
         for (const f of facts) index.add(f);
-        const v = { workspaceId: h.key, audience: "internal" as const, endUserId: null, kinds: null };
+        const v = { workspaceId: h.key, audience: "internal" as const, endUserId: null, agent: null, kinds: null };
         search = async (query) => searchIndex(index, v, { query, limit: SEARCH_LIMIT }, params, now).facts.map((f) => f.fact_id);
       } else {
         const auth = await freshWorkspace(bench.db, h.key);
@@ -367,7 +367,7 @@ async function runDataset(
       const plainIndex = new FactIndex();
       for (const f of facts) plainIndex.add(f);
       const switchedOffParams: RankingParams = mode === "dated" ? { ...params, time: 0 } : { ...params, meaning: 0 };
-      const visibility = { workspaceId: h.key, audience: "internal" as const, endUserId: null, kinds: null };
+      const visibility = { workspaceId: h.key, audience: "internal" as const, endUserId: null, agent: null, kinds: null };
       const searchSwitchedOff = (query: string): string[] =>
         searchIndex(plainIndex, visibility, { query, limit: SEARCH_LIMIT }, switchedOffParams, now).facts.map((f) => f.fact_id);
       stats.facts += facts.length;

@@ -89,7 +89,7 @@ async function buildAt(label: string, root: string): Promise<Build> {
     prepare(h) {
       const index = new FactIndex();
       for (const f of h.facts) index.add(f);
-      const v = { workspaceId: h.key, audience: "internal" as const, endUserId: null, kinds: null };
+      const v = { workspaceId: h.key, audience: "internal" as const, endUserId: null, agent: null, kinds: null };
       return (query) => void searchIndex(index, v, { query, limit: SEARCH_LIMIT }, undefined, h.now);
     },
   };

@@ -218,6 +218,7 @@ export async function seedWorkspace(options: SeedOptions): Promise<SeedReport> {
           subject: fact.subject,
           subjectType: fact.subjectType,
           endUserId: fact.endUserId,
+          agent: null,
           confidence: DEFAULT_CONFIDENCE[fact.origin],
           recordedAt: new Date(at),
           expiresAt: null,

@@ -32,6 +32,8 @@ export type ErrorCode =
   | "data_dir_locked"
   | "backup_unsupported"
   | "already_exists"
+  | "agent_mismatch"
+  | "agent_in_use"
   | "shutting_down"
   | "database_unavailable"
   | "internal_error"
@@ -48,12 +50,14 @@ export const ERROR_STATUS = {
   admin_token_invalid: 401,
   scope_missing: 403,
   forbidden_origin: 403,
+  agent_mismatch: 403,
   out_of_credits: 402,
   not_found: 404,
   method_not_allowed: 405,
   conversation_busy: 409,
   idempotency_key_reused: 409,
   already_exists: 409,
+  agent_in_use: 409,
   backup_unsupported: 409,
   payload_too_large: 413,
   validation_error: 422,

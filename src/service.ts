@@ -14,6 +14,13 @@ export interface Caller {
   audience: Audience;
   channel: Channel;
   /**
+   * The agent the call acts as: its key's, the one it named (`actAs`), or the agent an answer
+   * runs. Its own facts are visible to the call, other agents' are not. null: no agent.
+   */
+  agent: string | null;
+  /** The agent the key is bound to; a bound caller may act as no other. */
+  boundAgent: string | null;
+  /**
    * The workspace's fact change sequence as of authentication (null: unknown, ask the database).
    * A search index at or past it has every write committed before this request began.
    */
@@ -22,7 +29,15 @@ export interface Caller {
 
 /** The caller an authenticated request is. */
 export function callerOf(auth: AuthContext, channel: Channel): Caller {
-  return { workspaceId: auth.workspaceId, keyId: auth.keyId, audience: auth.audience, channel, factSeq: auth.factSeq };
+  return {
+    workspaceId: auth.workspaceId,
+    keyId: auth.keyId,
+    audience: auth.audience,
+    channel,
+    agent: auth.agent,
+    boundAgent: auth.agent,
+    factSeq: auth.factSeq,
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ export function ingestedFact(id: string, text: string, recordedAt: number): Inde
     subject: "workspace",
     subjectType: "workspace",
     endUserId: null,
+    agent: null,
     confidence: 0.8,
     recordedAt,
     expiresAt: null,

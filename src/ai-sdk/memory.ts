@@ -6,7 +6,7 @@
  */
 import { type LanguageModelMiddleware, wrapLanguageModel } from "ai";
 import type { Memoryd } from "../client";
-import type { EndUser, TeachMessagesRequest } from "../schema/memory";
+import type { EndUser, FactScope, TeachMessagesRequest } from "../schema/memory";
 
 /*
  * The model-level types, read off `ai`'s own exports: `ai` re-exports them from @ai-sdk/provider,
@@ -26,6 +26,13 @@ export interface WithMemoryOptions {
   client: Memoryd;
   /** The person the conversation is with: their facts join the context, and what they say is taught about them. */
   endUser?: EndUser;
+  /**
+   * The agent the model answers as: its own facts join the context (a key bound to an agent acts
+   * as it without this). What the user says is taught to the workspace unless `teachScope` is "agent".
+   */
+  agent?: string;
+  /** Where taught turns go: the workspace (default) or the agent's own memory (needs an agent). */
+  teachScope?: FactScope;
   /** Upper bound on the memory block's tokens (the server's default when left out). */
   tokenBudget?: number;
   /** Teach each finished turn (default true). */
@@ -42,7 +49,7 @@ const MAX_QUERY_CHARS = 2000;
 const MAX_MESSAGE_CHARS = 8000;
 
 export function withMemory(model: WrappableModel, options: WithMemoryOptions): MemoryModel {
-  const { client, endUser, tokenBudget, teach = true, timeoutMs = 1000, onError } = options;
+  const { client, endUser, agent, teachScope, tokenBudget, teach = true, timeoutMs = 1000, onError } = options;
   const report = (error: unknown): void => onError?.(error instanceof Error ? error : new Error(String(error)));
 
   /** Fire and forget: the response never waits for the teach, and a failed teach only reaches onError. */
@@ -50,7 +57,7 @@ export function withMemory(model: WrappableModel, options: WithMemoryOptions): M
     if (!teach) return;
     const messages: TeachMessagesRequest["messages"] = [{ role: "user", content: userText }];
     if (assistantText.trim() !== "") messages.push({ role: "assistant", content: assistantText.slice(0, MAX_MESSAGE_CHARS) });
-    client.teachMessages({ messages, ...(endUser && { end_user: endUser }) }).catch(report);
+    client.teachMessages({ messages, ...(endUser && { end_user: endUser }), ...(agent && { agent }), ...(teachScope && { scope: teachScope }) }).catch(report);
   };
 
   const middleware: Middleware = {
@@ -106,7 +113,10 @@ export function withMemory(model: WrappableModel, options: WithMemoryOptions): M
     });
     try {
       const packet = await Promise.race([
-        client.context({ query, ...(tokenBudget !== undefined && { token_budget: tokenBudget }), ...(endUser && { end_user: endUser }) }, { signal }),
+        client.context(
+          { query, ...(tokenBudget !== undefined && { token_budget: tokenBudget }), ...(endUser && { end_user: endUser }), ...(agent && { agent }) },
+          { signal },
+        ),
         aborted,
       ]);
       return packet.facts.length > 0 ? packet.rendered : undefined;

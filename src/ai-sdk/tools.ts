@@ -15,6 +15,8 @@ export interface MemoryToolsOptions {
    * end_user the model writes: the application knows who it is talking to, the model may not widen that.
    */
   endUser?: EndUser;
+  /** The agent the model acts as, named on every call in place of any the model writes (a bound key needs none). */
+  agent?: string;
 }
 
 /** A type alias, not an interface: generateText's `tools` is an index signature type, which only an alias satisfies. */
@@ -25,8 +27,12 @@ export type MemoryTools = {
 };
 
 export function memoryTools(client: Memoryd, options: MemoryToolsOptions = {}): MemoryTools {
-  const { endUser } = options;
-  const named = <T extends { end_user?: EndUser }>(input: T): T => (endUser ? { ...input, end_user: endUser } : input);
+  const { endUser, agent } = options;
+  const named = <T extends { end_user?: EndUser; agent?: string }>(input: T): T => ({
+    ...input,
+    ...(endUser && { end_user: endUser }),
+    ...(agent && { agent }),
+  });
   return {
     search_memory: tool({
       ...described<SearchBody>(SEARCH_MEMORY),

@@ -48,9 +48,20 @@ export function systemPrompt(agent: Pick<AgentRow, "display_name" | "instruction
   return own === "" ? `${BASE_PROMPT}\n\n${packet}` : `${BASE_PROMPT}\n\n${packet}\n\nInstructions for ${agent.display_name}:\n${own}`;
 }
 
-/** A run reads memory as the key that asked: its workspace and audience, through the worker's door. */
+/**
+ * A run reads memory as the key that asked (its workspace and audience, through the worker's
+ * door), acting as the agent it runs: that agent's own facts are in its packet, no other's.
+ */
 function runCaller(run: RunRow): Caller {
-  return { workspaceId: run.workspace_id, keyId: run.key_id, audience: run.audience, channel: "worker", factSeq: null };
+  return {
+    workspaceId: run.workspace_id,
+    keyId: run.key_id,
+    audience: run.audience,
+    channel: "worker",
+    agent: run.agent_slug,
+    boundAgent: run.agent_slug,
+    factSeq: null,
+  };
 }
 
 /**
@@ -93,6 +104,8 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
   const agent = await findAgent(deps.db, run.workspace_id, run.agent_slug);
   if (!agent) return { status: "failed", code: "agent_not_found", message: `agent "${run.agent_slug}" no longer exists` };
   const endUser = run.end_user_id === null ? undefined : { id: run.end_user_id, ...(run.end_user_name ? { name: run.end_user_name } : {}) };
+  // What the run learns is the workspace's, or the agent's own when the agent keeps its memory private.
+  const owner = agent.memory_scope === "agent" ? agent.slug : null;
   const ctx: ServiceContext = { db: deps.db, index: deps.index, caller: runCaller(run) };
   try {
     // First: a run that cannot reach a model fails before it reads or writes memory.
@@ -109,7 +122,7 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
         : captureFacts(
             deps.db,
             run.workspace_id,
-            statements.map((text) => ({ text, origin: "user_stated" as const, endUser })),
+            statements.map((text) => ({ text, origin: "user_stated" as const, endUser, agent: owner })),
           ).then(
             () => undefined,
             (error: unknown) => deps.log.warn("capturing user statements failed", { answer_id: run.id, error: String(error) }),
@@ -129,7 +142,7 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
             remember: async (fact: string) => {
               const text = fact.trim().slice(0, 4000);
               if (text === "") return "nothing to remember";
-              const result = await captureFacts(deps.db, run.workspace_id, [{ text, origin: "agent_inferred", endUser }]);
+              const result = await captureFacts(deps.db, run.workspace_id, [{ text, origin: "agent_inferred", endUser, agent: owner }]);
               return result.skipped > 0 ? "already known" : "remembered";
             },
           }

@@ -22,6 +22,8 @@ export interface AuthContext {
   workspaceId: string;
   scopes: readonly Scope[];
   audience: Audience;
+  /** The agent the key is bound to: every call acts as it (null: none). */
+  agent: string | null;
   rate: RateState;
   /**
    * The workspace's fact change sequence as of authentication (null: unknown, ask the database).
@@ -38,6 +40,7 @@ interface AuthRow {
   prefix: string;
   scopes: Scope[];
   audience: Audience;
+  agent_slug: string | null;
   revoked: boolean;
   expired: boolean;
   hits: number | null;
@@ -103,12 +106,12 @@ export async function authenticate(db: Queryable, secret: string | undefined, ad
     -- the token brings its own (narrower) scopes and audience but the key's id, rate bucket,
     -- revocation and expiry, so ending the key ends every token made from it.
     k AS (
-      SELECT a.id, a.workspace_id, a.name, a.prefix, a.scopes, a.audience,
+      SELECT a.id, a.workspace_id, a.name, a.prefix, a.scopes, a.audience, a.agent_slug,
              a.revoked_at IS NOT NULL AS revoked,
              a.expires_at IS NOT NULL AND a.expires_at <= now() AS expired
         FROM api_keys a WHERE a.secret_hash = ${hash} AND NOT ${viaToken}
       UNION ALL
-      SELECT a.id, a.workspace_id, a.name, a.prefix, t.scopes, t.audience,
+      SELECT a.id, a.workspace_id, a.name, a.prefix, t.scopes, t.audience, a.agent_slug,
              a.revoked_at IS NOT NULL OR t.revoked_at IS NOT NULL,
              (a.expires_at IS NOT NULL AND a.expires_at <= now()) OR t.access_expires_at <= now()
         FROM oauth_tokens t JOIN api_keys a ON a.id = t.key_id
@@ -175,6 +178,7 @@ export async function authenticate(db: Queryable, secret: string | undefined, ad
     workspaceId: row.workspace_id,
     scopes: row.scopes,
     audience: row.audience,
+    agent: row.agent_slug,
     rate,
     factSeq: row.fact_seq ?? 0,
   };

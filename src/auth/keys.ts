@@ -2,6 +2,7 @@ import { ApiError, notFound } from "../errors";
 import { sortableId } from "../ids";
 import type { Queryable } from "../db/types";
 import type { ApiKeyView, CreateKeyInput } from "../schema/auth";
+import { findAgent } from "../agents/store";
 import { findWorkspace } from "./workspaces";
 import { generateSecret, hashSecret, looksLikeSecret, type Deployment } from "./secrets";
 
@@ -15,6 +16,7 @@ interface KeyRow {
   name: string;
   scopes: string[];
   audience: string;
+  agent_slug: string | null;
   expires_at: Date | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
@@ -30,6 +32,7 @@ function toView(row: KeyRow): ApiKeyView {
     name: row.name,
     scopes: row.scopes as ApiKeyView["scopes"],
     audience: row.audience as ApiKeyView["audience"],
+    agent: row.agent_slug,
     expires_at: iso(row.expires_at),
     revoked_at: iso(row.revoked_at),
     last_used_at: iso(row.last_used_at),
@@ -48,12 +51,18 @@ export async function createKey(db: Queryable, deployment: Deployment, input: Cr
   if (expiresAt !== null && expiresAt.getTime() <= Date.now()) {
     throw new ApiError("validation_error", `expires_at ${input.expires_at} is in the past: give a future date-time`);
   }
+  const agent = input.agent ?? null;
+  if (agent !== null && !(await findAgent(db, workspace.id, agent))) {
+    throw new ApiError("validation_error", `no agent "${agent}" in workspace "${input.workspace}"`, {
+      fields: [{ path: "agent", reason: "no such agent in this workspace" }],
+    });
+  }
   const { secret, prefix, hash } = generateSecret(deployment);
   const rows = await db.sql<KeyRow>`
-    INSERT INTO api_keys (id, workspace_id, name, prefix, secret_hash, scopes, audience, expires_at)
+    INSERT INTO api_keys (id, workspace_id, name, prefix, secret_hash, scopes, audience, agent_slug, expires_at)
     VALUES (${sortableId("key")}, ${workspace.id}, ${input.name}, ${prefix}, ${hash},
-            ${input.scopes}::text[], ${input.audience}, ${expiresAt})
-    RETURNING id, prefix, name, scopes, audience, expires_at, revoked_at, last_used_at, created_at`;
+            ${input.scopes}::text[], ${input.audience}, ${agent}, ${expiresAt})
+    RETURNING id, prefix, name, scopes, audience, agent_slug, expires_at, revoked_at, last_used_at, created_at`;
   const row = rows[0];
   if (!row) throw new Error("key insert returned no row");
   return { ...toView(row), secret };
@@ -62,7 +71,7 @@ export async function createKey(db: Queryable, deployment: Deployment, input: Cr
 export async function listKeys(db: Queryable, slug: string): Promise<ApiKeyView[]> {
   const workspace = await findWorkspace(db, slug);
   const rows = await db.sql<KeyRow>`
-    SELECT id, prefix, name, scopes, audience, expires_at, revoked_at, last_used_at, created_at
+    SELECT id, prefix, name, scopes, audience, agent_slug, expires_at, revoked_at, last_used_at, created_at
       FROM api_keys WHERE workspace_id = ${workspace.id} ORDER BY id`;
   return rows.map(toView);
 }
@@ -76,7 +85,7 @@ export async function revokeKey(db: Queryable, idOrPrefix: string): Promise<ApiK
   const rows = await db.sql<KeyRow>`
     UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
      WHERE id = ${idOrPrefix} OR prefix = ${idOrPrefix} OR secret_hash = ${hash}
-    RETURNING id, prefix, name, scopes, audience, expires_at, revoked_at, last_used_at, created_at`;
+    RETURNING id, prefix, name, scopes, audience, agent_slug, expires_at, revoked_at, last_used_at, created_at`;
   const row = rows[0];
   // Never echo a secret back, even one that matches nothing.
   if (!row) throw hash === "" ? notFound(`key "${idOrPrefix}"`) : notFound("a key with this secret");

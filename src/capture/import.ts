@@ -1,4 +1,5 @@
 import type { Db } from "../db/types";
+import { listAgentRows } from "../agents/store";
 import { ApiError } from "../errors";
 import { ImportLine } from "../schema/memory";
 import { parseInput } from "../schema/validate";
@@ -44,6 +45,8 @@ export async function importFacts(
 ): Promise<ImportProgress> {
   const progress: ImportProgress = { lines: 0, created: 0, superseded: 0, skipped: 0, rejected: [] };
   const team = await teamMemberNames(db, workspaceId);
+  // A line may keep a fact private to one of the workspace's agents, never to one it does not have.
+  const agents = new Set((await listAgentRows(db, workspaceId)).map((a) => a.slug));
   /** The batch being stored, settled once it is committed; a rejection waits for the next batch or the end. */
   let storing: Promise<void> = Promise.resolve();
   let batch: CaptureItem[] = [];
@@ -68,7 +71,7 @@ export async function importFacts(
       progress.lines += 1;
       if (raw.trim() === "") continue;
       try {
-        batch.push(itemOf(raw));
+        batch.push(itemOf(raw, agents));
       } catch (error) {
         const reason = error instanceof ApiError ? error.message : "not valid JSON";
         progress.rejected.push({ line: progress.lines, reason });
@@ -84,14 +87,17 @@ export async function importFacts(
   return progress;
 }
 
-/** One import line as a capture item; throws on JSON or a line the schema refuses. */
-function itemOf(raw: string): CaptureItem {
+/** One import line as a capture item; throws on JSON, a line the schema refuses, or an agent the workspace lacks. */
+function itemOf(raw: string, agents: ReadonlySet<string>): CaptureItem {
   const line = parseInput(ImportLine, JSON.parse(raw), "line");
+  const agent = line.agent ?? null;
+  if (agent !== null && !agents.has(agent)) throw new ApiError("validation_error", `agent "${agent}" is not one of the workspace's agents`);
   const observed = line.observed_at ?? line.recorded_time;
   return {
     text: line.text,
     origin: line.origin ?? "ingested",
     endUser: line.end_user ?? undefined,
+    agent,
     ...factTimes({ observed_at: observed, expires_at: line.expires_at ?? undefined }, "line"),
     pinned: line.pinned,
   };

@@ -1,3 +1,4 @@
+import { actingAs, ownerOf } from "../agents/acting";
 import type { TeachMessagesRequest, TeachMessagesResult } from "../schema/memory";
 import type { ServiceContext } from "../service";
 import { factTimes } from "./fact-time";
@@ -8,11 +9,14 @@ import { statementsIn } from "./statements";
  * POST /v1/memory/messages: a conversation taught as the answers worker keeps what a user says.
  * The statements of the user's messages (`statementsIn`: questions, requests, greetings and
  * fragments left out) are captured as `user_stated`, about the named end user when one is given,
- * all observed when the client says (default now). What an assistant, a system prompt or a tool
+ * all observed when the client says (default now), the workspace's or (scope "agent") the acting
+ * agent's own. What an assistant, a system prompt or a tool
  * said is never taught as something the user said: it may quote the user wrongly, or carry
  * instructions.
  */
-export async function teachMessages(ctx: ServiceContext, input: TeachMessagesRequest): Promise<TeachMessagesResult> {
+export async function teachMessages(caller: ServiceContext, input: TeachMessagesRequest): Promise<TeachMessagesResult> {
+  const ctx = await actingAs(caller, input.agent);
+  const agent = ownerOf(ctx, input.scope);
   const times = factTimes({ ...(input.observed_at !== undefined && { observed_at: input.observed_at }) }, "");
   const statements: string[] = [];
   for (const message of input.messages) if (message.role === "user") statements.push(...(await statementsIn(message.content)));
@@ -22,7 +26,7 @@ export async function teachMessages(ctx: ServiceContext, input: TeachMessagesReq
       : await captureFacts(
           ctx.db,
           ctx.caller.workspaceId,
-          statements.map((text) => ({ text, origin: "user_stated" as const, endUser: input.end_user, ...times })),
+          statements.map((text) => ({ text, origin: "user_stated" as const, endUser: input.end_user, agent, ...times })),
         );
   return {
     accepted_message_count: input.messages.length,

@@ -33,6 +33,8 @@ export interface CaptureItem {
   text: string;
   origin: Origin;
   endUser?: EndUser;
+  /** The agent whose own fact it is (teach's scope "agent"); absent: a workspace fact. */
+  agent?: string | null;
   /** When the fact was observed (teach's `observed_at`, import's time); default now. */
   recordedAt?: Date;
   /** When it stops being true; default never. */
@@ -77,7 +79,12 @@ export async function analyseCapture(items: readonly CaptureItem[], team: readon
   const analysed: Analysed[] = [];
   for (const [i, item] of items.entries()) {
     if (i > 0 && i % ANALYSIS_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
-    analysed.push({ item, endUserId: item.endUser?.id ?? null, analysis: analyzeFact({ text: item.text, endUser: item.endUser, teamMembers: team }) });
+    analysed.push({
+      item,
+      endUserId: item.endUser?.id ?? null,
+      agent: item.agent ?? null,
+      analysis: analyzeFact({ text: item.text, endUser: item.endUser, teamMembers: team }),
+    });
   }
   return analysed;
 }
@@ -92,6 +99,8 @@ export function storeCaptured(db: Db, workspaceId: string, analysed: readonly An
 
 interface LiveFactClaim {
   id: string;
+  /** Whose own fact it is (null: the workspace's): a claim relates only to claims of its own scope. */
+  agent: string | null;
   normalized: string;
   claim: PreparedClaim;
   /** Observed, epoch milliseconds. */
@@ -109,11 +118,12 @@ function observedLater<T extends { id: string; recordedAt: number }>(facts: read
 export interface Analysed {
   item: CaptureItem;
   endUserId: string | null;
+  agent: string | null;
   analysis: FactAnalysis;
 }
 
 /** A fact stored earlier in the same call, as a later change statement of the call sees it. */
-type BatchFact = ChangeSide & { id: string; endUserId: string | null; recordedAt: number };
+type BatchFact = ChangeSide & { id: string; endUserId: string | null; agent: string | null; recordedAt: number };
 
 /** Under the capture lock: duplicates, claims and supersession, the insert. */
 async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: readonly Analysed[]): Promise<CaptureResult> {
@@ -129,6 +139,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     workspaceId,
     [...new Set(wanted.map(claimKey))],
     [...new Set(wanted.filter((c) => c.replaces !== undefined || c.cardinality === "one").map((c) => c.subject))],
+    [...new Set(analysed.map((a) => a.agent ?? ""))],
     now,
   );
   // Live claims (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
@@ -138,7 +149,16 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       { key: row.alt_claim_key, value: row.alt_claim_value, negated: row.alt_claim_negated },
     ].flatMap(({ key, value, negated }) => {
       const parts = key === null || value === null ? null : parseClaimKey(key);
-      return parts ? [{ id: row.id, normalized: row.normalized, recordedAt: row.recorded_ms, claim: prepareClaim({ ...parts, value: value!, negated }) }] : [];
+      if (parts === null) return [];
+      return [
+        {
+          id: row.id,
+          agent: row.agent_slug,
+          normalized: row.normalized,
+          recordedAt: row.recorded_ms,
+          claim: prepareClaim({ ...parts, value: value!, negated }),
+        },
+      ];
     }),
   );
 
@@ -151,17 +171,18 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   const history: { id: string; keptBy: string }[] = [];
   const factIds: string[] = [];
   let skipped = 0;
-  for (const { item, endUserId, analysis } of analysed) {
+  for (const { item, endUserId, agent, analysis } of analysed) {
     const recordedAt = item.recordedAt ?? now;
-    const duplicateKey = `${endUserId ?? ""}\n${analysis.normalized}`;
-    // Each reading of the claim (the lexicon's, the sentence rules') relates to each live claim.
+    const duplicateKey = `${endUserId ?? ""}\n${agent ?? ""}\n${analysis.normalized}`;
+    // Each reading of the claim (the lexicon's, the sentence rules') relates to each live claim of its scope.
+    const scoped = live.filter((old) => old.agent === agent);
     const readings = claimsOf(analysis).map((found) => {
       const prepared = prepareClaim(found);
-      const relations = live.map((old) => relatePrepared(prepared, old.claim));
-      return { found, prepared, relations, replaced: live.filter((_, i) => relations[i] === "supersede") };
+      const relations = scoped.map((old) => relatePrepared(prepared, old.claim));
+      return { found, prepared, relations, replaced: scoped.filter((_, i) => relations[i] === "supersede") };
     });
     // The same claim with the same value adds nothing when its words are all in the live fact's.
-    const restated = readings.some((r) => r.relations.some((rel, i) => rel === "duplicate" && restates(analysis.normalized, live[i]!.normalized)));
+    const restated = readings.some((r) => r.relations.some((rel, i) => rel === "duplicate" && restates(analysis.normalized, scoped[i]!.normalized)));
     if (known.has(duplicateKey) || restated) {
       skipped += 1;
       continue;
@@ -179,7 +200,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: analysis.ruleClaim };
     const changed =
       replaced.length === 0 && analysis.mayReplace && isChangeStatement(item.text)
-        ? await changedStatement(tx, workspaceId, endUserId, side, batch, replacedInBatch, now)
+        ? await changedStatement(tx, workspaceId, endUserId, agent, side, batch, replacedInBatch, now)
         : null;
     const keptBy = observedLater(changed === null ? replaced : [changed], recordedAt.getTime());
     rows.push({
@@ -191,6 +212,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       subject: analysis.subject,
       subjectType: analysis.subjectType,
       endUserId: analysis.subjectType === "end_user" ? endUserId : null,
+      agent,
       confidence: DEFAULT_CONFIDENCE[item.origin],
       recordedAt,
       expiresAt: item.expiresAt ?? null,
@@ -210,7 +232,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     if (claim) {
       if (replaced.length > 0) replaces.push({ newId: id, oldIds: replaced.map((old) => old.id) });
       const kept = [claim, alternate].flatMap((c) =>
-        c ? [{ id, normalized: analysis.normalized, claim: prepareClaim(c), recordedAt: recordedAt.getTime() }] : [],
+        c ? [{ id, agent, normalized: analysis.normalized, claim: prepareClaim(c), recordedAt: recordedAt.getTime() }] : [],
       );
       live = [...live.filter((old) => !replacedIds.has(old.id)), ...kept];
     }
@@ -220,7 +242,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       live = live.filter((old) => old.id !== changed.id);
     }
     for (const old of replaced) replacedInBatch.add(old.id);
-    batch.push({ ...side, id, endUserId, recordedAt: recordedAt.getTime() });
+    batch.push({ ...side, id, endUserId, agent, recordedAt: recordedAt.getTime() });
   }
 
   if (rows.length === 0) return { accepted_fact_count: analysed.length, created: 0, superseded: 0, skipped, factIds: [] };
@@ -236,9 +258,10 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   const storedRows = rows.filter((r) => inserted.has(r.id));
   // Where a row of this call stands in the table: itself, the expired twin it revived, or nowhere
   // (a live twin refused it). A fact of an earlier call stands as itself.
-  const revivedBy = new Map(revived.map((r) => [`${r.end_user_id ?? ""}\n${r.normalized}`, r.id]));
+  const twinKey = (endUserId: string | null, agent: string | null, normalized: string): string => `${endUserId ?? ""}\n${agent ?? ""}\n${normalized}`;
+  const revivedBy = new Map(revived.map((r) => [twinKey(r.end_user_id, r.agent_slug, r.normalized), r.id]));
   const rowIds = new Set(rows.map((r) => r.id));
-  const standing = new Map(rows.map((r) => [r.id, inserted.has(r.id) ? r.id : revivedBy.get(`${r.endUserId ?? ""}\n${r.normalized}`)]));
+  const standing = new Map(rows.map((r) => [r.id, inserted.has(r.id) ? r.id : revivedBy.get(twinKey(r.endUserId, r.agent, r.normalized))]));
   const storedAs = (id: string): string | undefined => (rowIds.has(id) ? standing.get(id) : id);
   const replacing = replaces.flatMap((r) => {
     const newId = storedAs(r.newId);
@@ -254,7 +277,9 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   // A superseded fact from earlier in this same batch is replaced too: only the last value stays live.
   const supersededFacts = await markSuperseded(tx, seq, pairs);
   await recordEvents(tx, workspaceId, [
-    ...storedRows.map((r) => factCreated({ ...r, subject_type: r.subjectType, end_user_id: r.endUserId, recorded_at: r.recordedAt, expires_at: r.expiresAt })),
+    ...storedRows.map((r) =>
+      factCreated({ ...r, subject_type: r.subjectType, end_user_id: r.endUserId, agent_slug: r.agent, recorded_at: r.recordedAt, expires_at: r.expiresAt }),
+    ),
     ...revived.map(factCreated),
     ...supersededFacts.map(factSuperseded),
   ]);
@@ -286,14 +311,15 @@ async function changedStatement(
   tx: Queryable,
   workspaceId: string,
   endUserId: string | null,
+  agent: string | null,
   newer: ChangeSide,
   batch: readonly BatchFact[],
   replacedInBatch: ReadonlySet<string>,
   now: Date,
 ): Promise<{ id: string; recordedAt: number } | null> {
-  const stored = await liveStatementsMentioning(tx, workspaceId, endUserId, changeSearchWords(newer.text), CHANGE_CANDIDATES, now);
+  const stored = await liveStatementsMentioning(tx, workspaceId, endUserId, agent, changeSearchWords(newer.text), CHANGE_CANDIDATES, now);
   const candidates: (ChangeSide & { id: string; recordedAt: number })[] = [
-    ...batch.filter((b) => b.endUserId === endUserId).reverse(),
+    ...batch.filter((b) => b.endUserId === endUserId && b.agent === agent).reverse(),
     ...stored.map((row) => {
       const parts = row.claim_key === null ? null : parseClaimKey(row.claim_key);
       const claim = parts && row.claim_value !== null ? { ...parts, value: row.claim_value, negated: row.claim_negated } : null;

@@ -12,6 +12,8 @@ export interface NewFactRow {
   subject: string;
   subjectType: SubjectType;
   endUserId: string | null;
+  /** The agent whose own fact it is (teach's scope "agent"); null: a workspace fact. */
+  agent: string | null;
   confidence: number;
   recordedAt: Date;
   expiresAt: Date | null;
@@ -35,6 +37,7 @@ export interface StoredClaim {
 
 export interface LiveClaim {
   id: string;
+  agent_slug: string | null;
   normalized: string;
   claim_key: string | null;
   claim_value: string | null;
@@ -71,13 +74,15 @@ export async function upsertEndUser(db: Queryable, workspaceId: string, id: stri
  * name the value they replace, whatever its attribute, and one-valued attributes named more or
  * less fully), for both stored readings, and by a subject's first word. Every arm uses a partial index on live
  * claims, so a workspace's history does not slow them. Expired facts are not claims any more: a
- * new value neither supersedes nor repeats them.
+ * new value neither supersedes nor repeats them. Only the workspace's facts (agent "") and these
+ * agents' own: a claim relates to claims of its own scope.
  */
 export async function liveClaims(
   db: Queryable,
   workspaceId: string,
   claimKeys: readonly string[],
   subjects: readonly string[],
+  agents: readonly string[],
   now: Date,
 ): Promise<LiveClaim[]> {
   if (claimKeys.length === 0 && subjects.length === 0) return [];
@@ -86,12 +91,13 @@ export async function liveClaims(
   // "acme"); relating them rejects those, at the cost of a few more rows read under the lock.
   const firstWords = [...new Set(subjects.map((s) => s.split(" ")[0] ?? s))];
   return db.sql<LiveClaim>`
-    SELECT id, normalized, claim_key, claim_value, claim_negated, alt_claim_key, alt_claim_value, alt_claim_negated,
+    SELECT id, agent_slug, normalized, claim_key, claim_value, claim_negated, alt_claim_key, alt_claim_value, alt_claim_negated,
            (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms FROM facts
      WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
        AND (claim_key = ANY(${[...claimKeys]}::text[]) OR claim_subject = ANY(${[...subjects]}::text[])
             OR alt_claim_key = ANY(${[...claimKeys]}::text[]) OR alt_claim_subject = ANY(${[...subjects]}::text[])
             OR (claim_subject IS NOT NULL AND split_part(claim_subject, ' ', 1) = ANY(${firstWords}::text[])))
+       AND coalesce(agent_slug, '') = ANY(${[...agents]}::text[])
        AND (expires_at IS NULL OR expires_at > ${now})
      ORDER BY recorded_at, id`;
 }
@@ -107,22 +113,22 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
   if (rows.length === 0) return new Set();
   const col = <K extends keyof NewFactRow>(key: K): NewFactRow[K][] => rows.map((r) => r[key]);
   const inserted = await db.sql<{ id: string }>`
-    INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id,
+    INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug,
                        confidence, recorded_at, expires_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
                        alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, changed_seq)
-    SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id,
+    SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id, r.agent_slug,
            r.confidence, r.recorded_at, r.expires_at, r.sensitive, r.pinned, r.claim_key, r.claim_subject, r.claim_value, r.claim_negated,
            r.alt_claim_key, r.alt_claim_subject, r.alt_claim_value, r.alt_claim_negated, ${seq}
       FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
                   ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
-                  ${col("endUserId")}::text[], ${col("confidence").map(String)}::text[]::real[],
+                  ${col("endUserId")}::text[], ${col("agent")}::text[], ${col("confidence").map(String)}::text[]::real[],
                   ${col("recordedAt").map((d) => d.toISOString())}::timestamptz[], ${col("expiresAt").map((d) => d?.toISOString() ?? null)}::timestamptz[],
                   ${col("sensitive").map(String)}::text[]::boolean[],
                   ${col("pinned").map(String)}::text[]::boolean[], ${col("claimKey")}::text[], ${col("claimSubject")}::text[], ${col("claimValue")}::text[],
                   ${col("claimNegated").map(String)}::text[]::boolean[],
                   ${rows.map((r) => r.alt?.key ?? null)}::text[], ${rows.map((r) => r.alt?.subject ?? null)}::text[],
                   ${rows.map((r) => r.alt?.value ?? null)}::text[], ${rows.map((r) => String(r.alt?.negated ?? false))}::text[]::boolean[])
-           AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, confidence, recorded_at, expires_at,
+           AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug, confidence, recorded_at, expires_at,
                 sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
                 alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated)
     ON CONFLICT DO NOTHING
@@ -140,6 +146,7 @@ export interface StoredFact {
   subject: string;
   subject_type: SubjectType;
   end_user_id: string | null;
+  agent_slug: string | null;
   confidence: number;
   recorded_at: Date;
   expires_at: Date | null;
@@ -155,12 +162,13 @@ export async function reviveExpired(db: Queryable, workspaceId: string, seq: num
   if (rows.length === 0) return [];
   return db.sql<StoredFact>`
     UPDATE facts f SET expires_at = r.expires_at, expiry_announced = false, changed_seq = ${seq}
-      FROM unnest(${rows.map((r) => r.endUserId ?? "")}::text[], ${rows.map((r) => r.normalized)}::text[],
-                  ${rows.map((r) => r.expiresAt?.toISOString() ?? null)}::timestamptz[]) AS r(end_user_id, normalized, expires_at)
+      FROM unnest(${rows.map((r) => r.endUserId ?? "")}::text[], ${rows.map((r) => r.agent ?? "")}::text[], ${rows.map((r) => r.normalized)}::text[],
+                  ${rows.map((r) => r.expiresAt?.toISOString() ?? null)}::timestamptz[]) AS r(end_user_id, agent_slug, normalized, expires_at)
      WHERE f.workspace_id = ${workspaceId} AND f.superseded_by IS NULL
-       AND coalesce(f.end_user_id, '') = r.end_user_id AND md5(f.normalized) = md5(r.normalized)
+       AND coalesce(f.end_user_id, '') = r.end_user_id AND coalesce(f.agent_slug, '') = r.agent_slug AND md5(f.normalized) = md5(r.normalized)
        AND f.expires_at <= ${now} AND (r.expires_at IS NULL OR r.expires_at > f.recorded_at)
-    RETURNING f.id, f.text, f.normalized, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, f.confidence, f.recorded_at, f.expires_at, f.sensitive`;
+    RETURNING f.id, f.text, f.normalized, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, f.agent_slug, f.confidence, f.recorded_at,
+              f.expires_at, f.sensitive`;
 }
 
 /** A fact just superseded, with what external visibility needs to know of it. */
@@ -168,6 +176,7 @@ export interface SupersededFact extends FactFlags {
   id: string;
   superseded_by: string;
   end_user_id: string | null;
+  agent_slug: string | null;
 }
 
 /** Marks older claim values superseded, stamped with the change sequence so indexes drop them. */
@@ -177,7 +186,7 @@ export async function markSuperseded(db: Queryable, seq: number, pairs: readonly
     UPDATE facts f SET superseded_by = p.new_id, changed_seq = ${seq}
       FROM unnest(${pairs.map((p) => p.oldId)}::text[], ${pairs.map((p) => p.newId)}::text[]) AS p(old_id, new_id)
      WHERE f.id = p.old_id AND f.superseded_by IS NULL
-    RETURNING f.id, f.superseded_by, f.end_user_id, f.sensitive, f.subject_type, f.origin`;
+    RETURNING f.id, f.superseded_by, f.end_user_id, f.agent_slug, f.sensitive, f.subject_type, f.origin`;
 }
 
 /** A live fact a change statement may replace, with what capture stored about it. */
@@ -199,6 +208,8 @@ export interface LiveStatement {
  * instead of a walk through every live fact of the workspace.
  */
 const endUserScope = (endUserId: string | null) => (endUserId === null ? fragment`end_user_id IS NULL` : fragment`end_user_id = ${endUserId}`);
+/** A scope's agent: the workspace's facts (null) or one agent's own. */
+const agentScope = (agent: string | null) => (agent === null ? fragment`agent_slug IS NULL` : fragment`agent_slug = ${agent}`);
 
 /**
  * How many of a scope's latest short facts a change statement's candidates are looked for in.
@@ -210,8 +221,8 @@ const endUserScope = (endUserId: string | null) => (endUserId === null ? fragmen
 const CHANGE_WINDOW = 5_000;
 
 /**
- * The most recent live, short facts of one end user's scope (or the workspace's own, for null)
- * that contain one of these words: the candidates a change statement may replace.
+ * The most recent live, short facts of one end user's scope (or the workspace's own, for null),
+ * in one agent's own facts (or the workspace's, for null), that contain one of these words: the candidates a change statement may replace.
  *
  * Trade-off: the words are matched as substrings, which no index serves, so this walks the
  * scope's live facts newest first (the live-recent index) until it has enough, reading at most
@@ -221,6 +232,7 @@ export async function liveStatementsMentioning(
   db: Queryable,
   workspaceId: string,
   endUserId: string | null,
+  agent: string | null,
   words: readonly string[],
   limit: number,
   now: Date,
@@ -234,6 +246,7 @@ export async function liveStatementsMentioning(
              CASE WHEN alt_claim_key IS NULL THEN claim_negated ELSE alt_claim_negated END AS claim_negated, recorded_at FROM facts
        WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
          AND ${endUserScope(endUserId)}
+         AND ${agentScope(agent)}
          AND length(text) <= 240
          AND (expires_at IS NULL OR expires_at > ${now})
        ORDER BY recorded_at DESC, id DESC

@@ -20,6 +20,7 @@ function agentFlags(args: ParsedArgs): Record<string, unknown> {
     if (flags["write-memory"] !== "yes" && flags["write-memory"] !== "no") throw new UsageError("--write-memory takes yes or no");
     settings.can_write_memory = flags["write-memory"] === "yes";
   }
+  if (flags["memory-scope"] !== undefined) settings.memory_scope = flags["memory-scope"];
   return settings;
 }
 
@@ -30,7 +31,7 @@ const agentsList: Command = (args, config, io) =>
     if (args.json) io.out(JSON.stringify({ agents }));
     else {
       for (const a of agents) {
-        const memory = a.can_write_memory ? "read+write" : "read";
+        const memory = `${a.can_write_memory ? "read+write" : "read"}${a.memory_scope === "agent" ? " (its own)" : ""}`;
         io.out(`${a.slug}  ${a.display_name}  ${a.provider}/${a.model ?? "default"}  ${a.max_output_tokens} tokens  memory ${memory}`);
       }
     }

@@ -87,6 +87,7 @@ const keysCreate: Command = (args, config, io) =>
         name: requireFlag(args, "name"),
         scopes,
         audience: args.flags.audience ?? "internal",
+        agent: args.flags.agent,
         expires_at: args.flags["expires-at"],
       },
       "arguments",
@@ -99,11 +100,14 @@ const keysCreate: Command = (args, config, io) =>
       name: key.name,
       scopes: key.scopes,
       audience: key.audience,
+      agent: key.agent,
       expires_at: key.expires_at,
     };
     if (args.json) io.out(JSON.stringify(view));
     else {
-      io.out(`created key ${key.id} (${key.prefix}…) scopes=${key.scopes.join(",")} audience=${key.audience}`);
+      io.out(
+        `created key ${key.id} (${key.prefix}…) scopes=${key.scopes.join(",")} audience=${key.audience}${key.agent === null ? "" : ` agent=${key.agent}`}`,
+      );
       io.out(`secret (shown once): ${key.secret}`);
     }
   });

@@ -47,8 +47,10 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     commands: ["keys create"],
     usage:
       "memoryd keys create --workspace SLUG --name NAME --scopes memory.read,memory.write,answers.write\n" +
-      "                    [--audience internal|external] [--expires-at ISO8601] [--json]",
-    summary: "Creates an API key and prints its secret once. --expires-at must be in the future.",
+      "                    [--audience internal|external] [--agent SLUG] [--expires-at ISO8601] [--json]",
+    summary:
+      "Creates an API key and prints its secret once. --expires-at must be in the future. " +
+      "--agent binds the key to one of the workspace's agents: every call acts as it, and naming another agent is refused.",
   },
   {
     commands: ["keys list"],
@@ -82,10 +84,16 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     commands: ["agents create", "agents update"],
     usage:
       "memoryd agents create|update SLUG AGENT [--display-name NAME] [--instructions TEXT] [--provider auto|anthropic|openai|local]\n" +
-      "                    [--model NAME|default] [--max-output-tokens N] [--write-memory yes|no] [--json]",
-    summary: "Creates an agent (--display-name required) or changes the given settings of one; main exists in every workspace.",
+      "                    [--model NAME|default] [--max-output-tokens N] [--write-memory yes|no] [--memory-scope workspace|agent] [--json]",
+    summary:
+      "Creates an agent (--display-name required) or changes the given settings of one; main exists in every workspace. " +
+      "--memory-scope agent keeps what the agent learns while answering as its own facts.",
   },
-  { commands: ["agents delete"], usage: "memoryd agents delete SLUG AGENT [--json]", summary: "Deletes an agent (not main); its answers keep its slug." },
+  {
+    commands: ["agents delete"],
+    usage: "memoryd agents delete SLUG AGENT [--json]",
+    summary: "Deletes an agent (not main, nor one with facts of its own or keys bound to it); its answers keep its slug.",
+  },
   {
     commands: ["facts pin", "facts unpin"],
     usage: "memoryd facts pin|unpin FACT_ID [--json]",

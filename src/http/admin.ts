@@ -60,6 +60,8 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
     keyId: "admin",
     audience: "internal",
     channel: "rest",
+    agent: null,
+    boundAgent: null,
     factSeq: null,
   });
 

@@ -28,6 +28,7 @@ export interface ExportRow {
   subject: string;
   subject_type: ExportedFact["subject_type"];
   end_user_id: string | null;
+  agent_slug: string | null;
   end_user_name: string | null;
   confidence: number;
   recorded_at: Date;
@@ -61,7 +62,7 @@ export async function* exportFacts(db: Queryable, workspaceId: string, endUserId
 }
 
 /** The columns an exported fact is made from (`f` = facts, `u` = end_users). */
-export const EXPORT_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, u.name AS end_user_name,
+export const EXPORT_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, u.name AS end_user_name, f.agent_slug,
   f.confidence, f.recorded_at, f.expires_at, f.sensitive, f.pinned, f.superseded_by`;
 
 export function exportedFact(r: ExportRow): ExportedFact {
@@ -73,6 +74,7 @@ export function exportedFact(r: ExportRow): ExportedFact {
     subject: r.subject,
     subject_type: r.subject_type,
     end_user: r.end_user_id === null ? null : { id: r.end_user_id, ...(r.end_user_name ? { name: r.end_user_name } : {}) },
+    agent: r.agent_slug,
     confidence: Math.round(Number(r.confidence) * 1000) / 1000,
     recorded_time: new Date(r.recorded_at).toISOString(),
     expires_at: r.expires_at === null ? null : new Date(r.expires_at).toISOString(),

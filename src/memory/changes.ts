@@ -52,6 +52,7 @@ export interface FactRowOut {
   subject: string;
   subject_type: SubjectType;
   end_user_id: string | null;
+  agent_slug: string | null;
   confidence: number;
   recorded_ms: number;
   expires_ms: number | null;
@@ -60,7 +61,7 @@ export interface FactRowOut {
 }
 
 /** What the index reads of a fact (facts aliased `f`). */
-export const INDEX_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, f.confidence,
+export const INDEX_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, f.agent_slug, f.confidence,
   (extract(epoch FROM f.recorded_at) * 1000)::float8 AS recorded_ms,
   (extract(epoch FROM f.expires_at) * 1000)::float8 AS expires_ms, f.sensitive, f.pinned`;
 
@@ -72,6 +73,7 @@ export const toIndexed = (r: FactRowOut): IndexedFact => ({
   subject: r.subject,
   subjectType: r.subject_type,
   endUserId: r.end_user_id,
+  agent: r.agent_slug,
   confidence: Number(r.confidence),
   recordedAt: Number(r.recorded_ms),
   expiresAt: r.expires_ms === null ? null : Number(r.expires_ms),
@@ -126,7 +128,7 @@ export async function loadFactChanges(db: Queryable, workspaceId: string, since:
        WHERE w.id = ${workspaceId}
     ),
     changed AS (
-      (SELECT id, text, kind, origin, subject, subject_type, end_user_id, confidence,
+      (SELECT id, text, kind, origin, subject, subject_type, end_user_id, agent_slug, confidence,
               (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms,
               (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, sensitive, pinned,
               superseded_by IS NOT NULL AS gone
@@ -135,7 +137,7 @@ export async function loadFactChanges(db: Queryable, workspaceId: string, since:
         ORDER BY changed_seq
         LIMIT ${limit + 1})
       UNION ALL
-      (SELECT fact_id, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::real,
+      (SELECT fact_id, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::real,
               NULL::float8, NULL::float8, NULL::boolean, NULL::boolean, true
          FROM fact_tombstones
         WHERE workspace_id = ${workspaceId} AND seq > ${since}

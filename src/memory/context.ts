@@ -6,6 +6,7 @@ import type { FactIndex } from "./index/fact-index";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
 import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "./index/ranking";
 import { semanticQuery } from "./search";
+import { actingAs } from "../agents/acting";
 import { readView } from "./as-of";
 import { renderPacket } from "./packet";
 import { type Visibility, visibilityFor } from "./visibility";
@@ -20,7 +21,8 @@ const retrievedLimit = (tokenBudget: number): number => Math.min(300, Math.max(2
  * named end user (most relevant to the query first, then most recent), then what the query
  * retrieves. `renderPacket` enforces the token budget. With `as_of`, memory as it stood then.
  */
-export async function buildContext(ctx: ServiceContext, input: RestContextRequest): Promise<ContextPacket> {
+export async function buildContext(caller: ServiceContext, input: RestContextRequest): Promise<ContextPacket> {
+  const ctx = await actingAs(caller, input.agent);
   const v = visibilityFor(ctx.caller, input.end_user?.id ?? null);
   const [{ index, now }, semantic] = await Promise.all([readView(ctx, v.workspaceId, input.as_of), semanticQuery(ctx, v.workspaceId, input.query)]);
   return contextFromIndex(index, v, input, now, semantic);

@@ -3,6 +3,7 @@ import { observedRange } from "../capture/fact-time";
 import type { RestSearchRequest, ScoreExplanation, SearchResult } from "../schema/memory";
 import type { ServiceContext } from "../service";
 import type { FactIndex } from "./index/fact-index";
+import { actingAs } from "../agents/acting";
 import { readView } from "./as-of";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
 import { planQuery, type QueryPlan, RANKING, rankFacts, type ReadFilter, readFilter, recentFacts, type RankingParams } from "./index/ranking";
@@ -14,7 +15,8 @@ import { visibilityFor, type Visibility } from "./visibility";
  * unless the operator configured an embeddings endpoint: then one call for the query's vector,
  * sent first; the index is read and the words ranked while it is on its way.
  */
-export async function searchFacts(ctx: ServiceContext, input: RestSearchRequest): Promise<SearchResult> {
+export async function searchFacts(caller: ServiceContext, input: RestSearchRequest): Promise<SearchResult> {
+  const ctx = await actingAs(caller, input.agent);
   const v = visibilityFor(ctx.caller, input.end_user?.id ?? null);
   const semantic = semanticQuery(ctx, v.workspaceId, input.query);
   const view = await readView(ctx, v.workspaceId, input.as_of);

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Scope, WorkspaceSlug } from "./auth";
-import { Paging, Text } from "./memory";
+import { AgentSlug, Paging, Text } from "./memory";
 
 /** POST /v1/admin/workspaces */
 export const CreateWorkspaceRequest = Type.Object({
@@ -21,6 +21,7 @@ export const CreateKeyRequest = Type.Object({
   name: Text({ minLength: 1, maxLength: 200, description: "what the key is for (1-200 characters)" }),
   scopes: Type.Array(Scope, { minItems: 1, uniqueItems: true, description: "one or more of memory.read, memory.write, answers.write" }),
   audience: Type.Union([Type.Literal("internal"), Type.Literal("external")], { default: "internal" }),
+  agent: Type.Optional(Type.String({ ...AgentSlug, description: "bind the key to this agent: every call acts as it, and naming another agent is refused" })),
   expires_at: Type.Optional(Type.String({ format: "date-time", description: "ISO 8601 date-time in the future" })),
 });
 export type CreateKeyRequest = Static<typeof CreateKeyRequest>;

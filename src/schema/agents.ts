@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Text } from "./memory";
+import { AgentSlug, Text } from "./memory";
 
 /**
  * The model provider an agent runs on; `auto` = anthropic when it is configured, else openai when
@@ -12,10 +12,7 @@ export const AgentProvider = Type.Union([Type.Literal("auto"), Type.Literal("ant
 });
 export type AgentProvider = Static<typeof AgentProvider>;
 
-export const AgentSlugParam = Type.String({
-  pattern: "^[a-z0-9][a-z0-9_-]{0,62}$",
-  description: "lower-case letters, digits, _ and - (1-63 characters, starting with a letter or digit)",
-});
+export const AgentSlugParam = AgentSlug;
 
 const DisplayName = Text({ minLength: 1, maxLength: 200, description: "how people see the agent (1-200 characters)" });
 const Instructions = Text({
@@ -25,6 +22,9 @@ const Instructions = Text({
 });
 const MODEL_DESCRIPTION = "the provider's model name; null uses the server's default for the provider (MEMORYD_MODEL for anthropic, OPENAI_MODEL for openai)";
 const Model = Type.Union([Text({ minLength: 1, maxLength: 200, description: "a model name" }), Type.Null()], { description: MODEL_DESCRIPTION });
+const MEMORY_SCOPE =
+  "where what the agent learns while answering goes (the user's statements, its remember tool): workspace (every agent sees it) or agent (its own)";
+const MemoryScope = Type.Union([Type.Literal("workspace"), Type.Literal("agent")], { description: MEMORY_SCOPE });
 const MaxOutputTokens = Type.Integer({ minimum: 1, maximum: 64000, description: "the most tokens one answer may have (1-64000)" });
 
 /** An agent: one worker configuration of a workspace. */
@@ -35,6 +35,7 @@ export const Agent = Type.Object({
   provider: AgentProvider,
   model: Type.Union([Type.String(), Type.Null()]),
   can_write_memory: Type.Boolean({ description: "whether the agent has the remember tool" }),
+  memory_scope: MemoryScope,
   max_output_tokens: Type.Integer(),
   created_at: Type.String(),
   updated_at: Type.String(),
@@ -48,6 +49,7 @@ export const CreateAgentInput = Type.Object({
   provider: Type.Union(AgentProvider.anyOf, { default: "auto", description: AgentProvider.description }),
   model: Type.Union(Model.anyOf, { default: null, description: MODEL_DESCRIPTION }),
   can_write_memory: Type.Boolean({ default: true, description: "whether the agent has the remember tool" }),
+  memory_scope: Type.Union(MemoryScope.anyOf, { default: "workspace", description: MEMORY_SCOPE }),
   max_output_tokens: Type.Integer({ minimum: 1, maximum: 64000, default: 1024, description: "the most tokens one answer may have (1-64000)" }),
 });
 export type CreateAgentInput = Static<typeof CreateAgentInput>;
@@ -59,6 +61,7 @@ export const UpdateAgentInput = Type.Object({
   provider: Type.Optional(AgentProvider),
   model: Type.Optional(Model),
   can_write_memory: Type.Optional(Type.Boolean({ description: "whether the agent has the remember tool" })),
+  memory_scope: Type.Optional(MemoryScope),
   max_output_tokens: Type.Optional(MaxOutputTokens),
 });
 export type UpdateAgentInput = Static<typeof UpdateAgentInput>;

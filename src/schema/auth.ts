@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { AgentSlug } from "./memory";
 
 export const Scope = Type.Union([Type.Literal("memory.read"), Type.Literal("memory.write"), Type.Literal("answers.write")]);
 export type Scope = Static<typeof Scope>;
@@ -16,6 +17,7 @@ export const ApiKeyView = Type.Object({
   name: Type.String(),
   scopes: Type.Array(Scope),
   audience: Audience,
+  agent: Type.Union([Type.String(), Type.Null()], { description: "the agent the key acts as on every call; null: none" }),
   expires_at: Type.Union([Type.String(), Type.Null()]),
   revoked_at: Type.Union([Type.String(), Type.Null()]),
   last_used_at: Type.Union([Type.String(), Type.Null()]),
@@ -31,6 +33,7 @@ export const CreateKeyInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   scopes: Type.Array(Scope, { minItems: 1, uniqueItems: true }),
   audience: Audience,
+  agent: Type.Optional(AgentSlug),
   expires_at: Type.Optional(Type.String({ format: "date-time" })),
 });
 export type CreateKeyInput = Static<typeof CreateKeyInput>;

@@ -15,6 +15,23 @@ export const EndUser = Type.Object({
 });
 export type EndUser = Static<typeof EndUser>;
 
+/** An agent of the workspace, by its slug: calls naming one act as it (docs/memory.md, Agent scope). */
+export const AgentSlug = Type.String({
+  pattern: "^[a-z0-9][a-z0-9_-]{0,62}$",
+  description: "lower-case letters, digits, _ and - (1-63 characters, starting with a letter or digit)",
+});
+
+/** Acting as an agent: its own facts become visible to the call, and only its own. */
+const ActingAgent = Type.Optional(
+  Type.String({ ...AgentSlug, description: "act as this agent of the workspace: its own facts are visible too (a key bound to an agent acts as it)" }),
+);
+
+/** Where a taught fact belongs: to the workspace (every agent sees it) or to the acting agent alone. */
+export const FactScope = Type.Union([Type.Literal("workspace"), Type.Literal("agent")], {
+  description: "workspace (default): every agent sees the facts; agent: only the acting agent does",
+});
+export type FactScope = Static<typeof FactScope>;
+
 export const FactKind = Type.Union([Type.Literal("decision"), Type.Literal("preference"), Type.Literal("profile_fact"), Type.Literal("observation")]);
 export type FactKind = Static<typeof FactKind>;
 /** The kinds an external key may receive over MCP (docs/memory.md, Visibility). */
@@ -88,6 +105,7 @@ export const SearchRequest = Type.Object({
   query: Query,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "how many facts to return (1-100, default 20)" }),
   end_user: Type.Optional(EndUser),
+  agent: ActingAgent,
   as_of: AsOf,
 });
 export type SearchRequest = Static<typeof SearchRequest>;
@@ -197,6 +215,7 @@ export const ContextRequest = Type.Object({
     description: "maximum tokens of the rendered block (100-20000, default 1500)",
   }),
   end_user: Type.Optional(EndUser),
+  agent: ActingAgent,
   as_of: AsOf,
 });
 export type ContextRequest = Static<typeof ContextRequest>;
@@ -222,6 +241,8 @@ export const TeachRequest = Type.Object({
     description: "1-20 facts, each a short plain-English statement",
   }),
   end_user: Type.Optional(EndUser),
+  agent: ActingAgent,
+  scope: Type.Optional(FactScope),
 });
 export type TeachRequest = Static<typeof TeachRequest>;
 
@@ -239,6 +260,8 @@ export const TeachMessagesRequest = Type.Object({
     { minItems: 1, maxItems: 50, description: "1-50 messages of a conversation, in order; only the user's statements are taught" },
   ),
   end_user: Type.Optional(EndUser),
+  agent: ActingAgent,
+  scope: Type.Optional(FactScope),
   observed_at: FactTimeFields.observed_at,
 });
 export type TeachMessagesRequest = Static<typeof TeachMessagesRequest>;
@@ -262,6 +285,7 @@ export const ExportedFact = Type.Object({
   subject: Type.String(),
   subject_type: SubjectType,
   end_user: Type.Union([EndUser, Type.Null()]),
+  agent: Type.Union([Type.String(), Type.Null()], { description: "the agent whose own fact it is; null: the workspace's" }),
   confidence: Type.Number(),
   recorded_time: Type.String(),
   expires_at: Type.Union([Type.String(), Type.Null()]),
@@ -276,6 +300,8 @@ export const ImportLine = Type.Object({
   text: FactText,
   origin: Type.Optional(Origin),
   end_user: Type.Optional(Type.Union([EndUser, Type.Null()])),
+  /** The agent whose own fact it is (one of the workspace's agents); absent or null: the workspace's. */
+  agent: Type.Optional(Type.Union([AgentSlug, Type.Null()])),
   /** What `facts export` writes; `observed_at` is the same time under its teach name (it wins). */
   recorded_time: Type.Optional(Type.String({ format: "date-time" })),
   ...FactTimeFields,

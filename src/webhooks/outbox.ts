@@ -92,12 +92,16 @@ export interface FactEventSource extends FactFlags {
   kind: string;
   subject: string;
   end_user_id: string | null;
+  agent_slug: string | null;
   confidence: number;
   recorded_at: Date;
   expires_at: Date | null;
 }
 
-/** `fact.created` for a stored fact; not sent to endpoints that are not internal when an external key could not see it. */
+/**
+ * `fact.created` for a stored fact; not sent to endpoints that are not internal when an external
+ * key could not see it, or when it is an agent's own.
+ */
 export function factCreated(fact: FactEventSource): OutboxEvent {
   const data = {
     fact_id: fact.id,
@@ -107,17 +111,18 @@ export function factCreated(fact: FactEventSource): OutboxEvent {
     subject: fact.subject,
     subject_type: fact.subject_type,
     end_user_id: fact.end_user_id,
+    agent: fact.agent_slug,
     confidence_level: Math.round(Number(fact.confidence) * 1000) / 1000,
     recorded_time: new Date(fact.recorded_at).toISOString(),
     expires_at: fact.expires_at === null ? null : new Date(fact.expires_at).toISOString(),
   };
-  return { type: "fact.created", data, external: hiddenFromExternal(fact) ? null : data, endUserId: fact.end_user_id };
+  return { type: "fact.created", data, external: hiddenFromExternal(fact) || fact.agent_slug !== null ? null : data, endUserId: fact.end_user_id };
 }
 
-/** `fact.superseded`: the fact that is no longer live and the one that replaced it. */
-export function factSuperseded(fact: FactFlags & { id: string; superseded_by: string; end_user_id: string | null }): OutboxEvent {
+/** `fact.superseded`: the fact that is no longer live and the one that replaced it (an agent's own: internal endpoints only). */
+export function factSuperseded(fact: FactFlags & { id: string; superseded_by: string; end_user_id: string | null; agent_slug: string | null }): OutboxEvent {
   const data = { fact_id: fact.id, superseded_by: fact.superseded_by };
-  return { type: "fact.superseded", data, external: hiddenFromExternal(fact) ? null : data, endUserId: fact.end_user_id };
+  return { type: "fact.superseded", data, external: hiddenFromExternal(fact) || fact.agent_slug !== null ? null : data, endUserId: fact.end_user_id };
 }
 
 /** The run an answer event is about. */

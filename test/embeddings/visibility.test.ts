@@ -96,6 +96,7 @@ describeEachDb("visibility with vectors (property)", (get) => {
             subject: f.subjectType === "end_user" ? f.user : f.subjectType,
             subjectType: f.subjectType,
             endUserId: f.subjectType === "end_user" ? f.user : null,
+            agent: null,
             confidence: 0.8,
             recordedAt: new Date(Date.now() - i * 1000),
             expiresAt: null,
@@ -132,7 +133,15 @@ describeEachDb("visibility with vectors (property)", (get) => {
 
         for (const call of calls) {
           const ws = workspaces[call.workspace]!;
-          const caller: Caller = { workspaceId: ws.id, keyId: "key_x", audience: call.audience, channel: call.channel, factSeq: null };
+          const caller: Caller = {
+            workspaceId: ws.id,
+            keyId: "key_x",
+            audience: call.audience,
+            channel: call.channel,
+            agent: null,
+            boundAgent: null,
+            factSeq: null,
+          };
           const ctx = { db, index, caller };
           const endUser = call.endUser === null ? undefined : { id: call.endUser };
           const searched = (await searchFacts(ctx, { query: call.query, limit: 100, end_user: endUser, explain: true })).facts;

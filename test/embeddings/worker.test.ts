@@ -103,6 +103,7 @@ async function insertRaw(db: Db, workspace: string, texts: readonly string[], en
     subject: endUserId ?? "workspace",
     subjectType: endUserId === null ? "workspace" : "end_user",
     endUserId,
+    agent: null,
     confidence: 0.8,
     recordedAt: new Date(),
     expiresAt: null,

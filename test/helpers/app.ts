@@ -40,7 +40,7 @@ export interface TestKey {
 /** A fresh workspace (unless one is given) and a key on it. */
 export async function makeKey(
   db: Db,
-  options: { workspace?: string; scopes?: Scope[]; audience?: Audience; credits?: number; expiresAt?: string } = {},
+  options: { workspace?: string; scopes?: Scope[]; audience?: Audience; credits?: number; expiresAt?: string; agent?: string } = {},
 ): Promise<TestKey> {
   const workspace = options.workspace ?? (await createWorkspace(db, uniqueSlug(), options.credits ?? 1000)).slug;
   // A key cannot be created already expired; a past expiry is the clock having moved on since.
@@ -50,6 +50,7 @@ export async function makeKey(
     name: "test key",
     scopes: options.scopes ?? [...ALL_SCOPES],
     audience: options.audience ?? "internal",
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
     ...(options.expiresAt && !lapsed ? { expires_at: options.expiresAt } : {}),
   });
   if (lapsed) await db.sql`UPDATE api_keys SET expires_at = ${new Date(options.expiresAt ?? "")} WHERE id = ${key.id}`;

@@ -115,7 +115,7 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
       "input",
       "timeout_seconds",
     ]);
-    expect(Object.keys(byName.get("search_memory")!.inputSchema.properties ?? {}).sort()).toEqual(["as_of", "end_user", "limit", "query"]);
+    expect(Object.keys(byName.get("search_memory")!.inputSchema.properties ?? {}).sort()).toEqual(["agent", "as_of", "end_user", "limit", "query"]);
     const teachItem = (byName.get("teach_memory")!.inputSchema.properties as { facts: { items: { properties: Record<string, unknown> } } }).facts.items;
     expect(Object.keys(teachItem.properties).sort()).toEqual(["expires_at", "observed_at", "text"]);
     for (const name of ["whoami", "search_memory", "get_memory_context", "wait_for_answer"]) {

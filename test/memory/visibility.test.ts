@@ -15,6 +15,7 @@ import { describeEachDb } from "../helpers/databases";
 const ORIGINS: Origin[] = ["user_stated", "ingested", "agent_inferred", "agent_action", "system"];
 const KINDS: FactKind[] = ["decision", "preference", "profile_fact", "observation"];
 const USERS = ["u1", "u2", "u3"];
+const AGENTS = ["support", "sales"];
 
 const factArb = fc.record({
   subjectType: fc.constantFrom<SubjectType>("end_user", "team", "workspace"),
@@ -24,6 +25,8 @@ const factArb = fc.record({
   sensitive: fc.boolean(),
   superseded: fc.boolean(),
   pinned: fc.boolean(),
+  /** Whose own fact it is; null: the workspace's. */
+  agent: fc.option(fc.constantFrom(...AGENTS), { nil: null }),
   word: fc.constantFrom("alpha", "bravo", "charlie"),
 });
 
@@ -31,12 +34,14 @@ const callArb = fc.record({
   audience: fc.constantFrom<"internal" | "external">("internal", "external"),
   endUser: fc.option(fc.constantFrom(...USERS, "nobody"), { nil: null }),
   channel: fc.constantFrom<Channel>("rest", "mcp"),
+  /** The agent the call acts as ("ops" owns no fact). */
+  agent: fc.option(fc.constantFrom(...AGENTS, "ops"), { nil: null }),
   query: fc.constantFrom("zebra", "zebra alpha", "bravo charlie zebra", "the of", "zebr"),
   workspace: fc.nat({ max: 1 }),
 });
 
 describeEachDb("visibility (property)", (get) => {
-  test("no fact ever crosses workspace, end-user, audience, kind or supersession lines", async () => {
+  test("no fact ever crosses workspace, end-user, agent, audience, kind or supersession lines", async () => {
     const { db } = get();
     const index = new FactIndexes(db, 64 * 1024 * 1024);
     await fc.assert(
@@ -54,6 +59,7 @@ describeEachDb("visibility (property)", (get) => {
             subject: f.subjectType === "end_user" ? f.user : f.subjectType,
             subjectType: f.subjectType,
             endUserId: f.subjectType === "end_user" ? f.user : null,
+            agent: f.agent,
             confidence: 0.8,
             recordedAt: new Date(Date.now() - i * 1000),
             expiresAt: null,
@@ -78,7 +84,15 @@ describeEachDb("visibility (property)", (get) => {
         }
         for (const call of calls) {
           const ws = workspaces[call.workspace]!;
-          const caller: Caller = { workspaceId: ws.id, keyId: "key_x", audience: call.audience, channel: call.channel, factSeq: null };
+          const caller: Caller = {
+            workspaceId: ws.id,
+            keyId: "key_x",
+            audience: call.audience,
+            channel: call.channel,
+            agent: call.agent,
+            boundAgent: null,
+            factSeq: null,
+          };
           const ctx = { db, index, caller };
           const endUser = call.endUser === null ? undefined : { id: call.endUser };
           const searched = (await searchFacts(ctx, { query: call.query, limit: 100, end_user: endUser })).facts.map((f) => f.fact_id);
@@ -90,6 +104,7 @@ describeEachDb("visibility (property)", (get) => {
             expect(m!.ws).toBe(ws.id);
             expect(f.superseded).toBe(false);
             if (f.subjectType === "end_user") expect(f.user).toBe(call.endUser!);
+            if (f.agent !== null) expect(f.agent).toBe(call.agent!);
             if (call.audience === "external") {
               expect(f.sensitive).toBe(false);
               expect(f.subjectType).not.toBe("team");

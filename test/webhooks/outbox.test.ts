@@ -71,6 +71,24 @@ describeEachDb("webhook outbox", (get) => {
     expect((await outbox(db, factsOnly)).length).toBe(3);
   });
 
+  test("an agent's own facts and their supersession reach internal endpoints only, named by agent", async () => {
+    const { db } = get();
+    const { ws, internal, external } = await withEndpoints(db);
+    const first = await captureFacts(db, ws.id, [{ text: "Ana's manager is Bo.", origin: "user_stated", agent: "support" }]);
+    const second = await captureFacts(db, ws.id, [{ text: "Ana's manager is Cy.", origin: "user_stated", agent: "support" }]);
+    const seen = await outbox(db, internal);
+    expect(seen.map((e) => [e.type, e.data.fact_id])).toEqual([
+      ["fact.created", first.factIds[0]],
+      ["fact.created", second.factIds[0]],
+      ["fact.superseded", first.factIds[0]],
+    ]);
+    expect(seen[0]!.data).toMatchObject({ agent: "support" });
+    expect(await outbox(db, external)).toEqual([]);
+    // A workspace fact is announced everywhere, with no agent.
+    await captureFacts(db, ws.id, [{ text: "Refunds take five days.", origin: "ingested" }]);
+    expect((await outbox(db, external)).map((e) => [e.type, e.data.agent])).toEqual([["fact.created", null]]);
+  });
+
   test("deleting a fact announces it; forgetting an end user deletes every event about them and announces that", async () => {
     const { db } = get();
     const { ws, internal, external } = await withEndpoints(db);

@@ -17,6 +17,7 @@ import webhooks from "./015_webhooks.sql" with { type: "text" };
 import factVectors from "./016_fact_vectors.sql" with { type: "text" };
 import alternateClaim from "./017_alternate_claim.sql" with { type: "text" };
 import snapshotFrames from "./018_snapshot_frames.sql" with { type: "text" };
+import agentScope from "./019_agent_scope.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: "fact_vectors", sql: factVectors },
   { version: 17, name: "alternate_claim", sql: alternateClaim },
   { version: 18, name: "snapshot_frames", sql: snapshotFrames },
+  { version: 19, name: "agent_scope", sql: agentScope },
 ];

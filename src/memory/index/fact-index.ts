@@ -15,6 +15,8 @@ export interface IndexedFact {
   subject: string;
   subjectType: SubjectType;
   endUserId: string | null;
+  /** The agent whose own fact it is; null: a workspace fact. */
+  agent: string | null;
   confidence: number;
   /** When the fact was observed, epoch milliseconds. */
   recordedAt: number;
@@ -78,6 +80,7 @@ export interface Subject {
 export const FACT_COLUMNS = {
   subjectOf: Int32Array,
   endUserOf: Int32Array,
+  agentOf: Int32Array,
   kindOf: Uint8Array,
   originOf: Uint8Array,
   flags: Uint8Array,
@@ -110,6 +113,7 @@ export interface IndexParts extends FactColumns {
   textBytes: Uint8Array;
   subjects: { name: string; facts: Postings }[];
   endUsers: string[];
+  agents: string[];
   terms: string[];
   postings: Postings[];
 }
@@ -170,6 +174,8 @@ export class FactIndex implements FactColumns {
   subjectOf = new Int32Array(0);
   /** Index into `endUsers`, or -1 for a fact about no end user. */
   endUserOf = new Int32Array(0);
+  /** Index into `agents`, or -1 for a workspace fact. */
+  agentOf = new Int32Array(0);
   kindOf = new Uint8Array(0);
   originOf = new Uint8Array(0);
   flags = new Uint8Array(0);
@@ -201,6 +207,8 @@ export class FactIndex implements FactColumns {
   readonly endUsers: string[] = [];
   /** Ordinals of each end user's facts (dead ones included until compaction). */
   readonly endUserFacts: number[][] = [];
+  /** The agents whose own facts the index holds (or held: an agent's entry outlives its facts until the index is rebuilt). */
+  readonly agents: string[] = [];
   readonly pinned = new Set<number>();
   /**
    * Ordinals by observation, oldest first (recorded time, then id), dead ones included: what a
@@ -212,6 +220,7 @@ export class FactIndex implements FactColumns {
   private readonly ordinalOf = new Map<string, number>();
   private readonly subjectIds = new Map<string, number>();
   private readonly endUserIds = new Map<string, number>();
+  private readonly agentIds = new Map<string, number>();
   private stringBytes = 0;
   private postingBytes = 0;
 
@@ -232,6 +241,7 @@ export class FactIndex implements FactColumns {
     const endUser = fact.endUserId === null ? -1 : this.endUserId(fact.endUserId);
     this.endUserOf[ord] = endUser;
     if (endUser >= 0) this.endUserFacts[endUser]!.push(ord);
+    this.agentOf[ord] = fact.agent === null ? -1 : this.agentId(fact.agent);
     this.kindOf[ord] = Math.max(0, KINDS.indexOf(fact.kind));
     this.originOf[ord] = Math.max(0, ORIGINS.indexOf(fact.origin));
     this.flags[ord] =
@@ -290,7 +300,10 @@ export class FactIndex implements FactColumns {
     if (FACT_COLUMN_NAMES.some((name) => parts[name].length !== count)) return null;
     for (const subject of parts.subjects) index.subjectId(subject.name);
     for (const endUser of parts.endUsers) index.endUserId(endUser);
-    if (index.subjects.length !== parts.subjects.length || index.endUsers.length !== parts.endUsers.length) return null;
+    for (const agent of parts.agents) index.agentId(agent);
+    if (index.subjects.length !== parts.subjects.length || index.endUsers.length !== parts.endUsers.length || index.agents.length !== parts.agents.length) {
+      return null;
+    }
     index.count = count;
     index.live = count;
     index.ids = parts.ids;
@@ -299,7 +312,9 @@ export class FactIndex implements FactColumns {
     for (let ord = 0; ord < count; ord++) {
       const subject = parts.subjectOf[ord]!;
       const endUser = parts.endUserOf[ord]!;
+      const agent = parts.agentOf[ord]!;
       if ((parts.flags[ord]! & LIVE) === 0 || subject < 0 || subject >= parts.subjects.length || endUser < -1 || endUser >= parts.endUsers.length) return null;
+      if (agent < -1 || agent >= parts.agents.length) return null;
       if (parts.textStart[ord]! + parts.textLength[ord]! > parts.textBytes.length) return null;
       index.ordinalOf.set(parts.ids[ord]!, ord);
       index.totalLength += parts.lengthOf[ord]!;
@@ -335,6 +350,7 @@ export class FactIndex implements FactColumns {
       textBytes: this.arena.bytes.subarray(0, this.arena.used),
       subjects: this.subjects.map((s) => ({ name: s.name, facts: s.facts })),
       endUsers: [...this.endUsers],
+      agents: [...this.agents],
       terms,
       postings: terms.map((term) => this.postings.get(term)!),
     };
@@ -382,6 +398,11 @@ export class FactIndex implements FactColumns {
   /** The text of the fact at an ordinal. */
   text(ord: number): string {
     return this.arena.text(this.textStart[ord]!, this.textLength[ord]!);
+  }
+
+  /** The agent's index, or -2 when the index holds no fact of that agent's own. */
+  agentIndex(slug: string): number {
+    return this.agentIds.get(slug) ?? -2;
   }
 
   /** The end user's index, or -2 when no fact of this workspace is about them. */
@@ -498,6 +519,16 @@ export class FactIndex implements FactColumns {
       }
     }
     return id;
+  }
+
+  private agentId(slug: string): number {
+    let idx = this.agentIds.get(slug);
+    if (idx === undefined) {
+      idx = this.agents.length;
+      this.agents.push(slug);
+      this.agentIds.set(slug, idx);
+    }
+    return idx;
   }
 
   private endUserId(id: string): number {

@@ -15,7 +15,7 @@ import * as timeWords from "../time/words";
  */
 
 /** Bump when the layout below or what `FactIndex.add` derives from a fact changes. */
-const LAYOUT = 7;
+const LAYOUT = 8;
 const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 
 /**
@@ -201,14 +201,14 @@ class Reader {
 export function encodeIndex(index: FactIndex): Uint8Array | null {
   const parts = index.parts();
   const w = new Writer();
-  w.u32s(MAGIC, LAYOUT, parts.ids.length, parts.subjects.length, parts.endUsers.length, parts.terms.length);
+  w.u32s(MAGIC, LAYOUT, parts.ids.length, parts.subjects.length, parts.endUsers.length, parts.agents.length, parts.terms.length);
   if (!w.strings(parts.ids)) return null;
   w.u32s(parts.textBytes.length);
   w.column(parts.textBytes);
   for (const name of FACT_COLUMN_NAMES) w.column(parts[name]);
   if (!w.strings(parts.subjects.map((s) => s.name))) return null;
   w.postings(parts.subjects.map((s) => s.facts));
-  if (!w.strings(parts.endUsers) || !w.strings(parts.terms)) return null;
+  if (!w.strings(parts.endUsers) || !w.strings(parts.agents) || !w.strings(parts.terms)) return null;
   w.postings(parts.postings);
   // The short facts' lists (Postings.short), for the terms that have one.
   w.column(fill(new Uint8Array(parts.postings.length), parts.postings, (p) => (p.short === undefined ? 0 : 1)));
@@ -224,7 +224,7 @@ export function encodeIndex(index: FactIndex): Uint8Array | null {
 export function decodeIndex(bytes: Uint8Array): FactIndex | null {
   try {
     const r = new Reader(bytes);
-    const [magic, layout, count = 0, subjectCount = 0, endUserCount = 0, termCount = 0] = r.column(Uint32Array, 6);
+    const [magic, layout, count = 0, subjectCount = 0, endUserCount = 0, agentCount = 0, termCount = 0] = r.column(Uint32Array, 7);
     if (magic !== MAGIC || layout !== LAYOUT) return null;
     const ids = r.strings(count);
     const textBytes = r.column(Uint8Array, r.u32());
@@ -233,6 +233,7 @@ export function decodeIndex(bytes: Uint8Array): FactIndex | null {
     const subjectNames = r.strings(subjectCount);
     const subjectFacts = r.postings(subjectCount);
     const endUsers = r.strings(endUserCount);
+    const agents = r.strings(agentCount);
     const terms = r.strings(termCount);
     const postings = r.postings(termCount);
     const hasShort = r.column(Uint8Array, termCount);
@@ -242,7 +243,7 @@ export function decodeIndex(bytes: Uint8Array): FactIndex | null {
       if (flag === 1) postings[i]!.short = shorts[next++]!;
     });
     const subjects = subjectNames.map((name, i) => ({ name, facts: subjectFacts[i]! }));
-    const parts: IndexParts = { ...columns, ids, textBytes, subjects, endUsers, terms, postings };
+    const parts: IndexParts = { ...columns, ids, textBytes, subjects, endUsers, agents, terms, postings };
     return r.atEnd() ? FactIndex.restore(parts) : null;
   } catch (error) {
     if (error instanceof Malformed || error instanceof TypeError || error instanceof RangeError) return null;

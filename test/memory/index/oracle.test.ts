@@ -30,6 +30,8 @@ const KINDS: readonly FactKind[] = ["decision", "preference", "profile_fact", "o
 const ORIGINS: readonly Origin[] = ["user_stated", "ingested", "agent_inferred", "agent_action", "system"];
 const USERS: Readonly<Record<string, string>> = { u1: "Dana", u2: "Eli", u3: "Fay Lin", u4: "Gus" };
 const WORKSPACE_SUBJECTS = ["workspace", "Priya", "Marco Polo"];
+/** Agents whose own facts a world holds; a call may also act as one that owns none. */
+const AGENTS = ["support", "sales"];
 /** Every fact holds this word, so a query for it matches every fact. */
 const COMMON = "zebra";
 const VOCABULARY = [
@@ -85,6 +87,7 @@ const CASES_PER_ROUND = 2100;
 interface LiveFact {
   id: string;
   endUserId: string | null;
+  agent: string | null;
   subjectType: SubjectType;
 }
 
@@ -116,6 +119,8 @@ class World {
     this.counter += 1;
     const subjectType: SubjectType = like?.subjectType ?? (this.chance(0.4) ? "end_user" : this.chance(0.25) ? "team" : "workspace");
     const endUserId = like ? like.endUserId : subjectType === "end_user" ? this.pick(Object.keys(USERS)) : null;
+    // A new value stays in the scope of the one it replaces, as capture relates claims.
+    const agent = like ? like.agent : this.chance(0.3) ? this.pick(AGENTS) : null;
     const words = Array.from({ length: 1 + Math.floor(this.random() * 4) }, () => this.pick(VOCABULARY));
     const text = `${COMMON} ${words.join(" ")} n${this.counter}${this.chance(0.1) ? "?" : "."}`;
     const recordedAt = this.chance(0.3) ? this.pick(this.instants) : this.base - Math.floor(this.random() * 400 * 86_400) * 1000;
@@ -128,6 +133,7 @@ class World {
       subject: endUserId !== null ? USERS[endUserId]! : subjectType === "team" ? "team" : this.pick(WORKSPACE_SUBJECTS),
       subjectType,
       endUserId,
+      agent,
       confidence: Math.round((0.1 + this.random() * 0.9) * 100) / 100,
       recordedAt: new Date(recordedAt),
       expiresAt: null,
@@ -150,7 +156,7 @@ class World {
         const inserted = await insertFacts(tx, ws.id, seq, rows);
         expect(inserted.size).toBe(rows.length);
       });
-      for (const r of rows) live.set(r.id, { id: r.id, endUserId: r.endUserId, subjectType: r.subjectType });
+      for (const r of rows) live.set(r.id, { id: r.id, endUserId: r.endUserId, agent: r.agent, subjectType: r.subjectType });
       done += rows.length;
     }
   }
@@ -171,7 +177,7 @@ class World {
       );
     });
     for (const o of old) live.delete(o.id);
-    for (const r of rows) live.set(r.id, { id: r.id, endUserId: r.endUserId, subjectType: r.subjectType });
+    for (const r of rows) live.set(r.id, { id: r.id, endUserId: r.endUserId, agent: r.agent, subjectType: r.subjectType });
   }
 
   async repin(ws: Workspace, n: number): Promise<void> {
@@ -191,6 +197,7 @@ const caseArb = fc.record({
   audience: fc.constantFrom<"internal" | "external">("internal", "external"),
   endUser: fc.option(fc.constantFrom(...Object.keys(USERS), "nobody"), { nil: null, freq: 4 }),
   channel: fc.constantFrom<Channel>("rest", "mcp"),
+  agent: fc.option(fc.constantFrom(...AGENTS, "ops"), { nil: null, freq: 2 }),
   /** Besides what a channel implies: an explicit kind list (the predicate's last clause). */
   kinds: fc.option(fc.subarray([...KINDS]), { nil: undefined, freq: 4 }),
   query: fc
@@ -255,7 +262,12 @@ describeEachDb("search index against the SQL visibility predicate (property)", (
           fc.asyncProperty(caseArb, async (c) => {
             cases += 1;
             const ws = workspaces[c.ws]!;
-            const ctx = serviceContext(db, c.fresh ? fresh : long, ws.id, { audience: c.audience, channel: c.channel, factSeq: heads[c.ws]! });
+            const ctx = serviceContext(db, c.fresh ? fresh : long, ws.id, {
+              audience: c.audience,
+              channel: c.channel,
+              agent: c.agent,
+              factSeq: heads[c.ws]!,
+            });
             const service = visibilityFor(ctx.caller, c.endUser);
             const v: Visibility = c.kinds === undefined ? service : { ...service, kinds: c.kinds };
             const oracle = async (vis: Visibility) =>
@@ -275,6 +287,14 @@ describeEachDb("search index against the SQL visibility predicate (property)", (
             const scanned: string[] = [];
             for (let ord = 0; ord < index.count; ord++) if (isVisible(index, ord, filter)) scanned.push(index.ids[ord]!);
             expect(sorted(scanned)).toEqual(expectedSet);
+            // Independently of both predicates: another agent's own fact is never among them.
+            const live = world.live.get(ws.id)!;
+            expect(
+              expected.filter((id) => {
+                const owner = live.get(id)?.agent ?? null;
+                return owner !== null && owner !== c.agent;
+              }),
+            ).toEqual([]);
             // Ranking a word every fact holds, with room for all of them.
             const ranked = ids(rankFacts(index, planQuery(index, COMMON), filter, { limit: index.count + 1 }));
             expect(sorted(ranked)).toEqual(expectedSet);

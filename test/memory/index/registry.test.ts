@@ -325,7 +325,7 @@ describeEachDb("FactIndexes", (get, kind) => {
       for (const inst of instances) {
         const ctx = serviceContext(inst.db, inst.index, ws.id, { factSeq: head.seq });
         for (const endUser of [null, "cust-0", "cust-1", "cust-2"]) {
-          const v: Visibility = { workspaceId: ws.id, audience: "internal", endUserId: endUser, kinds: null };
+          const v: Visibility = { workspaceId: ws.id, audience: "internal", endUserId: endUser, agent: null, kinds: null };
           const expected = await sqlVisible(db, v);
           const index = await inst.index.read(ws.id, head.seq);
           expect(index.seq).toBe(head.seq);

@@ -20,6 +20,7 @@ export function indexedFact(text: string, overrides: Partial<IndexedFact> = {}):
     subject: "workspace",
     subjectType: "workspace",
     endUserId: null,
+    agent: null,
     confidence: 0.8,
     recordedAt: NOW - 86_400_000,
     expiresAt: null,
@@ -34,13 +35,15 @@ export function serviceContext(
   db: Db,
   index: FactIndexes,
   workspaceId: string,
-  options: { audience?: Audience; channel?: Channel; factSeq?: number | null } = {},
+  options: { audience?: Audience; channel?: Channel; factSeq?: number | null; agent?: string | null; boundAgent?: string | null } = {},
 ): ServiceContext {
   const caller: Caller = {
     workspaceId,
     keyId: "key_test",
     audience: options.audience ?? "internal",
     channel: options.channel ?? "rest",
+    agent: options.agent ?? options.boundAgent ?? null,
+    boundAgent: options.boundAgent ?? null,
     factSeq: options.factSeq ?? null,
   };
   return { db, index, caller };
