@@ -27,6 +27,17 @@ export interface Caller {
   factSeq: number | null;
 }
 
+/** The key id of the operator acting as a workspace (the admin API, the settings app). */
+export const OPERATOR_KEY_ID = "admin";
+
+/**
+ * Whether what the caller is shown counts as recalled: every key's and answer run's reads do; an
+ * operator reviewing memory ("Ask memory") does not, or the review would keep its subject alive.
+ */
+export function countsRecalls(caller: Caller): boolean {
+  return caller.keyId !== OPERATOR_KEY_ID;
+}
+
 /** The caller an authenticated request is. */
 export function callerOf(auth: AuthContext, channel: Channel): Caller {
   return {

@@ -38,7 +38,7 @@ import { ApiKeyView, CreatedKey, KeyList } from "../schema/auth";
 import { AdminFactQuery, FactHistory, FactPage, FactParams } from "../schema/browse";
 import { RestSearchRequest, SearchResult, TeachRequest, TeachResult } from "../schema/memory";
 import { input } from "../schema/validate";
-import type { Caller } from "../service";
+import { type Caller, OPERATOR_KEY_ID } from "../service";
 import type { RequestPipeline } from "./pipeline";
 
 /**
@@ -57,7 +57,7 @@ export function adminRoutes(deps: { db: Db; config: Config; index: FactIndexes; 
   /** The operator acting as the workspace itself: an internal caller, as a key with every scope. */
   const workspaceCaller = async (slug: string): Promise<Caller> => ({
     workspaceId: await workspaceId(slug),
-    keyId: "admin",
+    keyId: OPERATOR_KEY_ID,
     audience: "internal",
     channel: "rest",
     agent: null,

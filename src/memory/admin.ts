@@ -29,6 +29,8 @@ export interface ExportRow {
   subject_type: ExportedFact["subject_type"];
   end_user_id: string | null;
   agent_slug: string | null;
+  recall_count: number | null;
+  last_recalled_at: Date | null;
   end_user_name: string | null;
   confidence: number;
   recorded_at: Date;
@@ -63,7 +65,9 @@ export async function* exportFacts(db: Queryable, workspaceId: string, endUserId
 
 /** The columns an exported fact is made from (`f` = facts, `u` = end_users). */
 export const EXPORT_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, u.name AS end_user_name, f.agent_slug,
-  f.confidence, f.recorded_at, f.expires_at, f.sensitive, f.pinned, f.superseded_by`;
+  f.confidence, f.recorded_at, f.expires_at, f.sensitive, f.pinned, f.superseded_by,
+  (SELECT r.recall_count::float8 FROM fact_recalls r WHERE r.fact_id = f.id) AS recall_count,
+  (SELECT r.last_recalled_at FROM fact_recalls r WHERE r.fact_id = f.id) AS last_recalled_at`;
 
 export function exportedFact(r: ExportRow): ExportedFact {
   return {
@@ -81,6 +85,8 @@ export function exportedFact(r: ExportRow): ExportedFact {
     sensitive: r.sensitive,
     pinned: r.pinned,
     superseded_by: r.superseded_by,
+    recall_count: Number(r.recall_count ?? 0),
+    last_recalled_at: r.last_recalled_at === null ? null : new Date(r.last_recalled_at).toISOString(),
   };
 }
 

@@ -31,6 +31,11 @@ export async function browseFacts(db: Queryable, workspaceId: string, q: AdminFa
        AND (${q.end_user ?? null}::text IS NULL OR f.end_user_id = ${q.end_user ?? null}::text)
        AND (${flag(q.sensitive)}::boolean IS NULL OR f.sensitive = ${flag(q.sensitive)}::boolean)
        AND (${flag(q.pinned)}::boolean IS NULL OR f.pinned = ${flag(q.pinned)}::boolean)
+       AND (${q.agent ?? null}::text IS NULL OR f.agent_slug = ${q.agent ?? null}::text)
+       AND (${q.not_recalled_days ?? null}::int IS NULL OR (
+             f.recorded_at < now() - make_interval(days => ${q.not_recalled_days ?? 0}::int)
+             AND NOT EXISTS (SELECT 1 FROM fact_recalls r
+                              WHERE r.fact_id = f.id AND r.last_recalled_at >= now() - make_interval(days => ${q.not_recalled_days ?? 0}::int))))
      ORDER BY f.id DESC
      LIMIT ${q.limit + 1}`;
   const page = rows.slice(0, q.limit).map(exportedFact);

@@ -1,6 +1,6 @@
 import { observedRange } from "../capture/fact-time";
 import type { ContextPacket, RestContextRequest } from "../schema/memory";
-import type { ServiceContext } from "../service";
+import { countsRecalls, type ServiceContext } from "../service";
 import type { SemanticQuery } from "../embeddings/semantic";
 import type { FactIndex } from "./index/fact-index";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
@@ -25,7 +25,9 @@ export async function buildContext(caller: ServiceContext, input: RestContextReq
   const ctx = await actingAs(caller, input.agent);
   const v = visibilityFor(ctx.caller, input.end_user?.id ?? null);
   const [{ index, now }, semantic] = await Promise.all([readView(ctx, v.workspaceId, input.as_of), semanticQuery(ctx, v.workspaceId, input.query)]);
-  return contextFromIndex(index, v, input, now, semantic);
+  const packet = contextFromIndex(index, v, input, now, semantic);
+  if (countsRecalls(ctx.caller)) ctx.index.recalls.record(packet.facts.map((f) => f.fact_id));
+  return packet;
 }
 
 /** The packet half of `buildContext`, over an index already current (the agent-memory bench profiles it directly). */

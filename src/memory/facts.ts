@@ -1,11 +1,21 @@
 import { notFound } from "../errors";
-import type { Fact, FactList, FactListQuery, FactWithHistory } from "../schema/memory";
+import type { Fact, FactList, FactListQuery, FactWithHistory, ListedFact } from "../schema/memory";
 import type { ServiceContext } from "../service";
 import { readView } from "./as-of";
 import { deleteFact, olderVersions } from "./browse";
 import { KINDS, type FactIndex } from "./index/fact-index";
 import { isVisible, readFilter } from "./index/ranking";
+import { recallStats } from "./recalls";
 import { visibilityFor, visibleFacts } from "./visibility";
+
+/** The facts with their recall statistics as stored (counts reach the database in batches, seconds late). */
+async function withRecalls(ctx: ServiceContext, facts: Fact[]): Promise<ListedFact[]> {
+  const stats = await recallStats(
+    ctx.db,
+    facts.map((f) => f.fact_id),
+  );
+  return facts.map((f) => ({ ...f, ...stats.get(f.fact_id)! }));
+}
 
 /** The ordinal of a fact this caller may see (naming `endUserId`), or a 404 that says nothing more. */
 async function visibleOrdinal(ctx: ServiceContext, factId: string, endUserId: string | null): Promise<{ index: FactIndex; ord: number }> {
@@ -36,7 +46,10 @@ export async function listFacts(ctx: ServiceContext, query: FactListQuery): Prom
     matching.push(ord);
   }
   matching.sort((a, b) => (index.ids[a]! < index.ids[b]! ? 1 : -1));
-  const page = matching.slice(0, query.limit).map((ord) => index.factAt(ord));
+  const page = await withRecalls(
+    ctx,
+    matching.slice(0, query.limit).map((ord) => index.factAt(ord)),
+  );
   return { facts: page, next_cursor: matching.length > query.limit ? (page.at(-1)?.fact_id ?? null) : null };
 }
 
@@ -58,8 +71,9 @@ export async function getFact(ctx: ServiceContext, factId: string, endUserId: st
       FROM older o JOIN facts f ON f.id = o.id
      WHERE ${visibleFacts(v, { history: true })}
      ORDER BY f.recorded_at DESC, f.id DESC`;
+  const [fact] = await withRecalls(ctx, [index.factAt(ord)]);
   return {
-    fact: index.factAt(ord),
+    fact: fact!,
     replaced: replaced.map((r) => ({
       fact_id: r.id,
       fact_text: r.text,

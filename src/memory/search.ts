@@ -1,7 +1,7 @@
 import type { SemanticQuery } from "../embeddings/semantic";
 import { observedRange } from "../capture/fact-time";
 import type { RestSearchRequest, ScoreExplanation, SearchResult } from "../schema/memory";
-import type { ServiceContext } from "../service";
+import { countsRecalls, type ServiceContext } from "../service";
 import type { FactIndex } from "./index/fact-index";
 import { actingAs } from "../agents/acting";
 import { readView } from "./as-of";
@@ -21,7 +21,9 @@ export async function searchFacts(caller: ServiceContext, input: RestSearchReque
   const semantic = semanticQuery(ctx, v.workspaceId, input.query);
   const view = await readView(ctx, v.workspaceId, input.as_of);
   const ranked = rankByWords(view.index, v, input, undefined, view.now, ctx.index.semantic !== undefined);
-  return finishSearch(ranked, await semantic);
+  const result = finishSearch(ranked, await semantic);
+  if (countsRecalls(ctx.caller)) ctx.index.recalls.record(result.facts.map((f) => f.fact_id));
+  return result;
 }
 
 /** The query's vector and the workspace's, when an embeddings endpoint is configured and answers in time. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { ExportedFact, FactKind, Origin, Paging, Text } from "./memory";
+import { AgentSlug, ExportedFact, FactKind, Origin, Paging, Text } from "./memory";
 
 const Flag = Type.Union([Type.Literal("true"), Type.Literal("false")], { description: "true or false" });
 
@@ -13,6 +13,10 @@ export const AdminFactQuery = Type.Object({
   sensitive: Type.Optional(Flag),
   pinned: Type.Optional(Flag),
   include_superseded: Type.Optional(Flag),
+  agent: Type.Optional(Type.String({ ...AgentSlug, description: "only this agent's own facts" })),
+  not_recalled_days: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 3650, description: "only facts observed over N days ago that no search or packet returned in the last N days" }),
+  ),
   ...Paging.properties,
 });
 export type AdminFactQuery = Static<typeof AdminFactQuery>;

@@ -276,6 +276,13 @@ export const TeachMessagesResult = Type.Object({
 });
 export type TeachMessagesResult = Static<typeof TeachMessagesResult>;
 
+/** How often searches and context packets returned a fact, counted in batches (docs/memory.md, Recall). */
+export const RecallFields = Type.Object({
+  recall_count: Type.Integer({ minimum: 0, description: "how many searches and context packets returned the fact" }),
+  last_recalled_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "when one last did; null: never" }),
+});
+export type RecallFields = Static<typeof RecallFields>;
+
 /** One line of `facts export` (every field, superseded facts included). */
 export const ExportedFact = Type.Object({
   fact_id: Type.String(),
@@ -292,6 +299,7 @@ export const ExportedFact = Type.Object({
   sensitive: Type.Boolean(),
   pinned: Type.Boolean(),
   superseded_by: Type.Union([Type.String(), Type.Null()]),
+  ...RecallFields.properties,
 });
 export type ExportedFact = Static<typeof ExportedFact>;
 
@@ -328,7 +336,11 @@ export const FactListQuery = Type.Composite([
 ]);
 export type FactListQuery = Static<typeof FactListQuery>;
 
-export const FactList = Type.Object({ facts: Type.Array(Fact), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+/** A fact as the facts API shows it: with its recall statistics. */
+export const ListedFact = Type.Composite([Fact, RecallFields]);
+export type ListedFact = Static<typeof ListedFact>;
+
+export const FactList = Type.Object({ facts: Type.Array(ListedFact), next_cursor: Type.Union([Type.String(), Type.Null()]) });
 export type FactList = Static<typeof FactList>;
 
 /** GET and DELETE /v1/memory/facts/:fact_id: a fact about an end user is visible only when the call names them. */
@@ -338,5 +350,5 @@ export const FactQuery = Type.Object({
 export const FactIdParams = Type.Object({ fact_id: Text({ minLength: 1, maxLength: 200, description: "a fact id" }) });
 
 /** One fact with the versions of its claim the key may see: what it replaced, newest first. */
-export const FactWithHistory = Type.Object({ fact: Fact, replaced: Type.Array(Fact) });
+export const FactWithHistory = Type.Object({ fact: ListedFact, replaced: Type.Array(Fact) });
 export type FactWithHistory = Static<typeof FactWithHistory>;

@@ -516,6 +516,13 @@ async function factsPage(slug, params) {
       ),
     ),
     h("label", {}, "End user", h("input", { name: "end_user", value: query.get("end_user") ?? "" })),
+    h("label", {}, "Agent", h("input", { name: "agent", value: query.get("agent") ?? "", placeholder: "its own facts" })),
+    h(
+      "label",
+      {},
+      "Not recalled in (days)",
+      h("input", { name: "not_recalled_days", type: "number", min: "1", max: "3650", value: query.get("not_recalled_days") ?? "" }),
+    ),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "pinned", value: "true", checked: query.get("pinned") === "true" }), "Pinned"),
     h(
       "label",
@@ -544,8 +551,20 @@ async function factsPage(slug, params) {
         f.pinned ? h("span", { class: "pill ok" }, "pinned") : null,
         f.sensitive ? h("span", { class: "pill bad" }, "sensitive") : null,
       ),
-      h("td", {}, f.subject, f.end_user ? h("div", { class: "muted" }, `end user ${f.end_user.id}`) : null),
-      h("td", {}, when(f.recorded_time), f.expires_at ? expiry(f.expires_at) : null),
+      h(
+        "td",
+        {},
+        f.subject,
+        f.end_user ? h("div", { class: "muted" }, `end user ${f.end_user.id}`) : null,
+        f.agent ? h("div", { class: "muted" }, `agent ${f.agent}'s own`) : null,
+      ),
+      h(
+        "td",
+        {},
+        when(f.recorded_time),
+        f.expires_at ? expiry(f.expires_at) : null,
+        h("div", { class: "muted recall" }, f.recall_count === 0 ? "never recalled" : `recalled ${f.recall_count}×, last ${when(f.last_recalled_at)}`),
+      ),
       h(
         "td",
         {},

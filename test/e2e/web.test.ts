@@ -247,6 +247,55 @@ test("webhooks: the signing secret is shown once, and the delivery log shows the
   }
 });
 
+test("review: an agent's own facts say whose they are; facts nothing recalled in 30 days are listed apart", async () => {
+  const admin = (path: string, body: unknown) =>
+    request(server.url, path, { method: "POST", key: ADMIN, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
+  const taught = await admin("/v1/admin/workspaces/acme/facts", {
+    facts: [
+      { text: "The invoice archive lives on the NAS.", observed_at: old },
+      { text: "The fire drill is every March.", observed_at: old },
+    ],
+  });
+  expect(taught.status).toBe(202);
+  expect(
+    (
+      await admin("/v1/admin/workspaces/acme/facts", {
+        facts: [{ text: "Escalations go to the duty phone.", observed_at: old }],
+        agent: "main",
+        scope: "agent",
+      })
+    ).status,
+  ).toBe(202);
+  // A key's search recalls the archive fact; the counts reach the database within seconds.
+  const key = await admin("/v1/admin/workspaces/acme/keys", { name: "reader", scopes: ["memory.read"] });
+  const secret = (key.json as { data: { secret: string } }).data.secret;
+  expect((await rest("/v1/memory/search", secret, { query: "where does the invoice archive live" })).status).toBe(200);
+
+  await page.getByRole("link", { name: "Facts" }).click();
+  await page.getByRole("heading", { name: "Facts" }).waitFor();
+  const filters = page.getByRole("search", { name: "Filter facts" });
+  await filters.getByLabel("Text").fill("");
+  await filters.getByLabel("Not recalled in (days)").fill("30");
+  await filters.getByRole("button", { name: "Search" }).click();
+  await page.waitForURL(/not_recalled_days=30/);
+  // The page as the filter leaves it, loaded again until the recall has been written.
+  for (const deadline = Date.now() + 30_000; ; ) {
+    await visible(page.getByRole("row", { name: /fire drill/ }));
+    if ((await page.getByRole("row", { name: /invoice archive/ }).count()) === 0) break;
+    if (Date.now() > deadline) throw new Error("the recalled fact is still listed as not recalled");
+    await Bun.sleep(500);
+    await page.reload();
+  }
+  await expectText(page.getByRole("row", { name: /fire drill/ }), "never recalled");
+  await expectText(page.getByRole("row", { name: /duty phone/ }), "agent main's own");
+  await shot("10-not-recalled");
+  await filters.getByLabel("Not recalled in (days)").fill("");
+  await filters.getByLabel("Text").fill("invoice");
+  await filters.getByRole("button", { name: "Search" }).click();
+  await expectText(page.getByRole("row", { name: /invoice archive/ }), "recalled 1×");
+});
+
 test("end users: forgetting needs the typed id, then the person is gone", async () => {
   await page.getByRole("link", { name: "End users" }).click();
   await visible(page.getByRole("row", { name: /Dana/ }));

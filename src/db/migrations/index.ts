@@ -18,6 +18,7 @@ import factVectors from "./016_fact_vectors.sql" with { type: "text" };
 import alternateClaim from "./017_alternate_claim.sql" with { type: "text" };
 import snapshotFrames from "./018_snapshot_frames.sql" with { type: "text" };
 import agentScope from "./019_agent_scope.sql" with { type: "text" };
+import factRecalls from "./020_fact_recalls.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 17, name: "alternate_claim", sql: alternateClaim },
   { version: 18, name: "snapshot_frames", sql: snapshotFrames },
   { version: 19, name: "agent_scope", sql: agentScope },
+  { version: 20, name: "fact_recalls", sql: factRecalls },
 ];

@@ -3,6 +3,7 @@ import type { SemanticSearch } from "../../embeddings/semantic";
 import type { Logger } from "../../log";
 import { loadFactChanges, loadLiveFacts, readFactHead, type FactChanges } from "../changes";
 import { readIndexSnapshot, writeIndexSnapshot } from "../index-snapshots";
+import { RecallLog } from "../recalls";
 import { FactIndex } from "./fact-index";
 import { decodeIndex, encodeIndex, SNAPSHOT_FORMAT } from "./snapshot";
 
@@ -71,6 +72,8 @@ export class FactIndexes {
   /** Reads, and reads the index in memory answered without asking the database (the cache's hits). */
   private reads = 0;
   private hits = 0;
+  /** The facts the process's searches and packets returned, counted and written in batches. */
+  readonly recalls: RecallLog;
 
   constructor(
     private readonly db: Db,
@@ -78,6 +81,7 @@ export class FactIndexes {
     options: Partial<FactIndexOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    this.recalls = new RecallLog(db, this.options.log);
   }
 
   /** Vectors from the operator's embeddings endpoint, or null when none is configured. */
@@ -134,8 +138,9 @@ export class FactIndexes {
     };
   }
 
-  /** Waits for the snapshot writes under way (before the database closes). */
+  /** Writes the recalls counted so far and waits for the snapshot writes under way (before the database closes). */
   async settle(): Promise<void> {
+    await this.recalls.flush();
     while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
   }
 
