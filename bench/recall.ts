@@ -72,7 +72,11 @@ try {
     const sorted = [...xs].sort((a, b) => a - b);
     return `| ${name} | ${xs.length} | ${percentile(sorted, 50).toFixed(3)} | ${percentile(sorted, 95).toFixed(3)} |`;
   };
-  const p50 = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
+  const p50 = (xs: number[]): number =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    );
   const overhead = (p50(samples.counting) / p50(samples.bare) - 1) * 100;
   console.log(
     [
