@@ -3,6 +3,7 @@ import type { AnswerEngine } from "./answers/engine";
 import type { Config } from "./config";
 import type { Db } from "./db/types";
 import { adminRoutes } from "./http/admin";
+import { reviewRoutes } from "./http/review";
 import { webhookRoutes } from "./http/webhooks";
 import { answerRoutes } from "./http/answers";
 import { healthRoutes } from "./http/health";
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps) {
     .use(mcpRoutes(features))
     .use(adminRoutes(features))
     .use(webhookRoutes(features))
+    .use(reviewRoutes(features))
     .use(webRoutes(features))
     .use(oauthRoutes(features))
     .use(metricsRoutes(features));

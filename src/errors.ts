@@ -34,6 +34,7 @@ export type ErrorCode =
   | "already_exists"
   | "agent_mismatch"
   | "agent_in_use"
+  | "not_superseded"
   | "shutting_down"
   | "database_unavailable"
   | "internal_error"
@@ -58,6 +59,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 409,
   already_exists: 409,
   agent_in_use: 409,
+  not_superseded: 409,
   backup_unsupported: 409,
   payload_too_large: 413,
   validation_error: 422,

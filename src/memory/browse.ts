@@ -54,7 +54,8 @@ export function olderVersions(factId: string): Fragment {
     )`;
 }
 
-async function factsWhere(db: Queryable, ids: readonly string[]): Promise<ExportedFact[]> {
+/** These facts as export writes them, in the order of `ids` (an id no fact has is left out). */
+export async function factsWhere(db: Queryable, ids: readonly string[]): Promise<ExportedFact[]> {
   if (ids.length === 0) return [];
   const rows = await db.sql<ExportRow>`
     SELECT ${EXPORT_COLUMNS} FROM facts f LEFT JOIN end_users u ON u.workspace_id = f.workspace_id AND u.id = f.end_user_id
@@ -108,7 +109,7 @@ export async function deleteFact(db: Db, factId: string): Promise<{ fact_id: str
     // foreign key's ON DELETE SET NULL, which would make it live without a change stamp.
     const restored = await tx.sql<{ id: string; live: boolean }>`
       WITH waiting AS (
-        SELECT f.id, f.end_user_id, f.normalized,
+        SELECT f.id, f.end_user_id, f.agent_slug, f.normalized,
                row_number() OVER (PARTITION BY coalesce(f.claim_key, coalesce(f.end_user_id, '') || ':' || md5(f.normalized))
                                   ORDER BY f.recorded_at DESC, f.id DESC) AS rank,
                first_value(f.id) OVER (PARTITION BY coalesce(f.claim_key, coalesce(f.end_user_id, '') || ':' || md5(f.normalized))
@@ -119,7 +120,8 @@ export async function deleteFact(db: Db, factId: string): Promise<{ fact_id: str
         SELECT w.id,
                (SELECT l.id FROM facts l
                  WHERE l.workspace_id = ${found.workspace_id} AND l.superseded_by IS NULL AND l.id <> ${factId}
-                   AND coalesce(l.end_user_id, '') = coalesce(w.end_user_id, '') AND md5(l.normalized) = md5(w.normalized)
+                   AND coalesce(l.end_user_id, '') = coalesce(w.end_user_id, '') AND coalesce(l.agent_slug, '') = coalesce(w.agent_slug, '')
+                   AND md5(l.normalized) = md5(w.normalized)
                  LIMIT 1) AS twin
           FROM waiting w WHERE w.rank = 1
       )

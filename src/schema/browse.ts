@@ -33,3 +33,29 @@ export const FactHistory = Type.Object({
 export type FactHistory = Static<typeof FactHistory>;
 
 export const FactParams = Type.Object({ fact_id: Text({ minLength: 1, maxLength: 200, description: "a fact id" }) });
+
+/** GET /v1/admin/workspaces/:slug/supersessions: most recent first. */
+export const SupersessionQuery = Type.Object({ ...Paging.properties });
+export type SupersessionQuery = Static<typeof SupersessionQuery>;
+
+/** A supersession: the fact that is no longer live and the fact that replaced it. */
+export const Supersession = Type.Object({ replaced: ExportedFact, replaced_by: ExportedFact });
+export type Supersession = Static<typeof Supersession>;
+
+export const SupersessionPage = Type.Object({ supersessions: Type.Array(Supersession), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export type SupersessionPage = Static<typeof SupersessionPage>;
+
+/** POST /v1/admin/facts/:fact_id/restore: the replaced fact live again; the fact that replaced it kept live or replaced in turn. */
+export const RestoreRequest = Type.Object({
+  newer: Type.Union([Type.Literal("keep"), Type.Literal("supersede")], {
+    description: "keep: the fact that replaced it stays live too; supersede: it becomes the restored fact's history",
+  }),
+});
+export type RestoreRequest = Static<typeof RestoreRequest>;
+
+export const RestoreResult = Type.Object({
+  fact_id: Type.String({ description: "the fact live again" }),
+  replaced_by: Type.String({ description: "the fact that had replaced it" }),
+  newer: Type.Union([Type.Literal("kept"), Type.Literal("superseded")]),
+});
+export type RestoreResult = Static<typeof RestoreResult>;

@@ -6,6 +6,7 @@ export const WebhookEventType = Type.Union([
   Type.Literal("fact.created"),
   Type.Literal("fact.superseded"),
   Type.Literal("fact.deleted"),
+  Type.Literal("fact.restored"),
   Type.Literal("fact.expired"),
   Type.Literal("end_user.forgotten"),
   Type.Literal("answer.completed"),

@@ -195,6 +195,7 @@ function renderNav(slug, current) {
           link(`#/w/${slug}/agents`, "Agents", "agents"),
           link(`#/w/${slug}/team`, "Team", "team"),
           link(`#/w/${slug}/facts`, "Facts", "facts"),
+          link(`#/w/${slug}/review`, "Review", "review"),
           link(`#/w/${slug}/end-users`, "End users", "end-users"),
           link(`#/w/${slug}/answers`, "Answers", "answers"),
           link(`#/w/${slug}/webhooks`, "Webhooks", "webhooks"),
@@ -726,6 +727,45 @@ async function endUsersPage(slug) {
   show("End users", table(["End user", "Live facts", "Answers", ""], rows, "No end users yet: they appear when facts or answers name one."));
 }
 
+/** Recent supersessions, each with undo: the replaced fact live again, the newer one kept or replaced as the operator chooses. */
+async function reviewPage(slug) {
+  const { supersessions } = await api("GET", `${path(slug)}/supersessions?limit=100`);
+  const undo = (s, newer, label) =>
+    h(
+      "button",
+      {
+        class: newer === "supersede" ? "secondary" : "link",
+        type: "button",
+        onclick: action(async () => {
+          await api("POST", `/v1/admin/facts/${encodeURIComponent(s.replaced.fact_id)}/restore`, { newer });
+          toast(newer === "supersede" ? "Restored: the newer fact is its history now." : "Restored: both facts are live.");
+          reviewPage(slug);
+        }),
+      },
+      label,
+    );
+  const rows = supersessions.map((s) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, s.replaced.text, h("div", { class: "muted" }, when(s.replaced.recorded_time))),
+      h("td", {}, s.replaced_by.text, h("div", { class: "muted" }, when(s.replaced_by.recorded_time))),
+      h("td", {}, s.replaced.subject, s.replaced.agent ? h("div", { class: "muted" }, `agent ${s.replaced.agent}'s own`) : null),
+      h(
+        "td",
+        {},
+        s.replaced.superseded_by === s.replaced_by.fact_id ? h("div", { class: "actions" }, undo(s, "supersede", "Undo"), undo(s, "keep", "Keep both")) : null,
+      ),
+    ),
+  );
+  show(
+    "Review",
+    h("h2", {}, "Recent supersessions"),
+    h("p", { class: "muted" }, "A newer fact replaced each older one. Undo brings the older fact back; Keep both leaves the newer one live too."),
+    table(["Replaced", "By", "Subject", ""], rows, "No fact has been replaced yet."),
+  );
+}
+
 async function answersPage(slug) {
   const { answers } = await api("GET", `${path(slug)}/answers`);
   const status = (s) => h("span", { class: `pill ${s === "completed" ? "ok" : s === "failed" ? "bad" : ""}` }, s);
@@ -743,7 +783,16 @@ async function answersPage(slug) {
   show("Answers", table(["Question", "Status", "Agent", "Tokens", "Asked"], rows, "No answers yet."));
 }
 
-const WEBHOOK_EVENTS = ["fact.created", "fact.superseded", "fact.deleted", "fact.expired", "end_user.forgotten", "answer.completed", "answer.failed"];
+const WEBHOOK_EVENTS = [
+  "fact.created",
+  "fact.superseded",
+  "fact.deleted",
+  "fact.restored",
+  "fact.expired",
+  "end_user.forgotten",
+  "answer.completed",
+  "answer.failed",
+];
 
 async function webhooksPage(slug) {
   const { webhooks } = await api("GET", `${path(slug)}/webhooks`);
@@ -870,6 +919,7 @@ const pages = {
   agents: agentsPage,
   team: teamPage,
   facts: factsPage,
+  review: reviewPage,
   "end-users": endUsersPage,
   answers: answersPage,
   webhooks: webhooksPage,

@@ -296,6 +296,29 @@ test("review: an agent's own facts say whose they are; facts nothing recalled in
   await expectText(page.getByRole("row", { name: /invoice archive/ }), "recalled 1×");
 });
 
+test("review: a supersession undone from the app brings the older fact back, and search serves it", async () => {
+  const admin = (path: string, body: unknown) =>
+    request(server.url, path, { method: "POST", key: ADMIN, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect((await admin("/v1/admin/workspaces/acme/facts", { facts: [{ text: "Omar's manager is Lena." }] })).status).toBe(202);
+  expect((await admin("/v1/admin/workspaces/acme/facts", { facts: [{ text: "Omar's manager is Jonas." }] })).status).toBe(202);
+  const managers = async (): Promise<string[]> => {
+    const found = await admin("/v1/admin/workspaces/acme/search", { query: "who is Omar's manager", limit: 5 });
+    return (found.json as { data: { facts: { fact_text: string }[] } }).data.facts.map((f) => f.fact_text).filter((t) => t.startsWith("Omar"));
+  };
+  expect(await managers()).toEqual(["Omar's manager is Jonas."]);
+
+  await page.getByRole("link", { name: "Review" }).click();
+  await page.getByRole("heading", { name: "Review" }).waitFor();
+  const row = page.getByRole("row", { name: /Omar's manager is Lena\..*Omar's manager is Jonas\./ });
+  await visible(row);
+  await shot("11-review");
+  await row.getByRole("button", { name: "Undo" }).click();
+  await visible(page.getByText("Restored: the newer fact is its history now."));
+  // Now Jonas is the replaced one, by Lena: the page lists that supersession instead.
+  await visible(page.getByRole("row", { name: /Omar's manager is Jonas\..*Omar's manager is Lena\./ }));
+  expect(await managers()).toEqual(["Omar's manager is Lena."]);
+});
+
 test("end users: forgetting needs the typed id, then the person is gone", async () => {
   await page.getByRole("link", { name: "End users" }).click();
   await visible(page.getByRole("row", { name: /Dana/ }));
