@@ -35,6 +35,7 @@ export type ErrorCode =
   | "agent_mismatch"
   | "agent_in_use"
   | "not_superseded"
+  | "forget_count_changed"
   | "shutting_down"
   | "database_unavailable"
   | "internal_error"
@@ -60,6 +61,7 @@ export const ERROR_STATUS = {
   already_exists: 409,
   agent_in_use: 409,
   not_superseded: 409,
+  forget_count_changed: 409,
   backup_unsupported: 409,
   payload_too_large: 413,
   validation_error: 422,

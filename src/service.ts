@@ -38,6 +38,11 @@ export function countsRecalls(caller: Caller): boolean {
   return caller.keyId !== OPERATOR_KEY_ID;
 }
 
+/** Where a fact a caller teaches comes from (capture stores it with the fact). */
+export function provenanceOf(caller: Caller, via: string): { keyId: string | null; agent: string | null; via: string } {
+  return { keyId: caller.keyId === OPERATOR_KEY_ID ? null : caller.keyId, agent: caller.agent, via };
+}
+
 /** The caller an authenticated request is. */
 export function callerOf(auth: AuthContext, channel: Channel): Caller {
   return {

@@ -8,7 +8,7 @@ import { searchFacts } from "../memory/search";
 import type { ResolvedProvider } from "../models/registry";
 import { ModelError, type RunTools, type Usage } from "../models/types";
 import type { AgentProvider } from "../schema/agents";
-import type { Caller, ServiceContext } from "../service";
+import { type Caller, provenanceOf, type ServiceContext } from "../service";
 import { factLine } from "../memory/packet";
 import { findAgent, type AgentRow } from "../agents/store";
 import { completeRun, conversationHistory, failRun, renewLease, type RunRow } from "./store";
@@ -122,7 +122,13 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
         : captureFacts(
             deps.db,
             run.workspace_id,
-            statements.map((text) => ({ text, origin: "user_stated" as const, endUser, agent: owner })),
+            statements.map((text) => ({
+              text,
+              origin: "user_stated" as const,
+              endUser,
+              agent: owner,
+              source: provenanceOf(ctx.caller, `answer ${run.id}: the user's message`),
+            })),
           ).then(
             () => undefined,
             (error: unknown) => deps.log.warn("capturing user statements failed", { answer_id: run.id, error: String(error) }),
@@ -142,7 +148,9 @@ async function generate(deps: RunnerDeps, run: RunRow, onDelta: (text: string) =
             remember: async (fact: string) => {
               const text = fact.trim().slice(0, 4000);
               if (text === "") return "nothing to remember";
-              const result = await captureFacts(deps.db, run.workspace_id, [{ text, origin: "agent_inferred", endUser, agent: owner }]);
+              const result = await captureFacts(deps.db, run.workspace_id, [
+                { text, origin: "agent_inferred", endUser, agent: owner, source: provenanceOf(ctx.caller, `answer ${run.id}: the remember tool`) },
+              ]);
               return result.skipped > 0 ? "already known" : "remembered";
             },
           }

@@ -98,6 +98,7 @@ function itemOf(raw: string, agents: ReadonlySet<string>): CaptureItem {
     origin: line.origin ?? "ingested",
     endUser: line.end_user ?? undefined,
     agent,
+    source: { keyId: null, agent: null, via: "facts import" },
     ...factTimes({ observed_at: observed, expires_at: line.expires_at ?? undefined }, "line"),
     pinned: line.pinned,
   };

@@ -1,6 +1,6 @@
 import { actingAs, ownerOf } from "../agents/acting";
 import type { TeachMessagesRequest, TeachMessagesResult } from "../schema/memory";
-import type { ServiceContext } from "../service";
+import { provenanceOf, type ServiceContext } from "../service";
 import { factTimes } from "./fact-time";
 import { captureFacts } from "./pipeline";
 import { statementsIn } from "./statements";
@@ -26,7 +26,14 @@ export async function teachMessages(caller: ServiceContext, input: TeachMessages
       : await captureFacts(
           ctx.db,
           ctx.caller.workspaceId,
-          statements.map((text) => ({ text, origin: "user_stated" as const, endUser: input.end_user, agent, ...times })),
+          statements.map((text) => ({
+            text,
+            origin: "user_stated" as const,
+            endUser: input.end_user,
+            agent,
+            source: provenanceOf(ctx.caller, "POST /v1/memory/messages"),
+            ...times,
+          })),
         );
   return {
     accepted_message_count: input.messages.length,

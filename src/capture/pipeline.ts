@@ -16,6 +16,7 @@ import {
   teamMemberNames,
   upsertEndUser,
   type NewFactRow,
+  type Provenance,
 } from "./store";
 import type { Claim, FactAnalysis } from "./types";
 import { factCreated, factSuperseded, recordEvents } from "../webhooks/outbox";
@@ -35,6 +36,8 @@ export interface CaptureItem {
   endUser?: EndUser;
   /** The agent whose own fact it is (teach's scope "agent"); absent: a workspace fact. */
   agent?: string | null;
+  /** Where it came from (who taught it, through what). */
+  source?: Provenance;
   /** When the fact was observed (teach's `observed_at`, import's time); default now. */
   recordedAt?: Date;
   /** When it stops being true; default never. */
@@ -223,6 +226,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       claimValue: claim?.value ?? null,
       claimNegated: claim?.negated ?? false,
       alt: alternate ? { key: claimKey(alternate), subject: alternate.subject, value: alternate.value, negated: alternate.negated } : null,
+      source: item.source ?? null,
     });
     factIds.push(id);
     if (keptBy !== null) {

@@ -25,6 +25,15 @@ export interface NewFactRow {
   claimNegated: boolean;
   /** The second reading of the claim (migration 017), when the two readings differ. */
   alt?: StoredClaim | null;
+  /** Where the fact came from (migration 022); null: not recorded. */
+  source?: Provenance | null;
+}
+
+/** Where a fact came from: the key that taught it (null: the operator or the CLI), the agent the call acted as, the route or tool. */
+export interface Provenance {
+  keyId: string | null;
+  agent: string | null;
+  via: string;
 }
 
 /** A claim as its columns hold it. */
@@ -115,10 +124,10 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
   const inserted = await db.sql<{ id: string }>`
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug,
                        confidence, recorded_at, expires_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
-                       alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, changed_seq)
+                       alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, taught_by_key, taught_by_agent, taught_via, changed_seq)
     SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id, r.agent_slug,
            r.confidence, r.recorded_at, r.expires_at, r.sensitive, r.pinned, r.claim_key, r.claim_subject, r.claim_value, r.claim_negated,
-           r.alt_claim_key, r.alt_claim_subject, r.alt_claim_value, r.alt_claim_negated, ${seq}
+           r.alt_claim_key, r.alt_claim_subject, r.alt_claim_value, r.alt_claim_negated, r.taught_by_key, r.taught_by_agent, r.taught_via, ${seq}
       FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
                   ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
                   ${col("endUserId")}::text[], ${col("agent")}::text[], ${col("confidence").map(String)}::text[]::real[],
@@ -127,10 +136,12 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
                   ${col("pinned").map(String)}::text[]::boolean[], ${col("claimKey")}::text[], ${col("claimSubject")}::text[], ${col("claimValue")}::text[],
                   ${col("claimNegated").map(String)}::text[]::boolean[],
                   ${rows.map((r) => r.alt?.key ?? null)}::text[], ${rows.map((r) => r.alt?.subject ?? null)}::text[],
-                  ${rows.map((r) => r.alt?.value ?? null)}::text[], ${rows.map((r) => String(r.alt?.negated ?? false))}::text[]::boolean[])
+                  ${rows.map((r) => r.alt?.value ?? null)}::text[], ${rows.map((r) => String(r.alt?.negated ?? false))}::text[]::boolean[],
+                  ${rows.map((r) => r.source?.keyId ?? null)}::text[], ${rows.map((r) => r.source?.agent ?? null)}::text[],
+                  ${rows.map((r) => r.source?.via ?? null)}::text[])
            AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug, confidence, recorded_at, expires_at,
                 sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
-                alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated)
+                alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, taught_by_key, taught_by_agent, taught_via)
     ON CONFLICT DO NOTHING
     RETURNING id`;
   return new Set(inserted.map((r) => r.id));

@@ -100,8 +100,9 @@ const keysCreate: Command = (args, config, io) =>
       name: key.name,
       scopes: key.scopes,
       audience: key.audience,
-      agent: key.agent,
       expires_at: key.expires_at,
+      // The operator CLI's contract is the fields above; a bound key also says its agent.
+      ...(key.agent !== null && { agent: key.agent }),
     };
     if (args.json) io.out(JSON.stringify(view));
     else {

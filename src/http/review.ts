@@ -1,20 +1,34 @@
 import { Elysia } from "elysia";
 import { findWorkspace } from "../auth/workspaces";
 import type { Db } from "../db/types";
+import { forgetByFilter, listForgetRuns, previewForget } from "../memory/forget";
 import { listSupersessions, restoreFact } from "../memory/review";
 import { SlugParams } from "../schema/admin";
-import { FactParams, RestoreRequest, RestoreResult, SupersessionPage, SupersessionQuery } from "../schema/browse";
+import {
+  FactParams,
+  ForgetFilter,
+  ForgetPreview,
+  ForgetRequest,
+  ForgetRun,
+  ForgetRunList,
+  RestoreRequest,
+  RestoreResult,
+  SupersessionPage,
+  SupersessionQuery,
+} from "../schema/browse";
 import { input } from "../schema/validate";
 import type { RequestPipeline } from "./pipeline";
 
 /** The operator's review of memory in the admin API (docs/api.md, Review): thin adapters over memory/review.ts. */
 export function reviewRoutes(deps: { db: Db; pipeline: RequestPipeline }) {
   const { db } = deps;
+  const workspace = input(SlugParams, "path");
+  const workspaceId = async (slug: string): Promise<string> => (await findWorkspace(db, slug)).id;
   return new Elysia({ name: "review" })
     .use(deps.pipeline)
-    .get("/v1/admin/workspaces/:slug/supersessions", async ({ params, query }) => listSupersessions(db, (await findWorkspace(db, params.slug)).id, query), {
+    .get("/v1/admin/workspaces/:slug/supersessions", async ({ params, query }) => listSupersessions(db, await workspaceId(params.slug), query), {
       admin: true,
-      params: input(SlugParams, "path"),
+      params: workspace,
       query: input(SupersessionQuery, "query"),
       returns: { data: SupersessionPage },
       detail: { summary: "Recent supersessions, most recent first" },
@@ -26,5 +40,31 @@ export function reviewRoutes(deps: { db: Db; pipeline: RequestPipeline }) {
       body: input(RestoreRequest),
       returns: { data: RestoreResult },
       detail: { summary: "Undo a supersession: the replaced fact live again" },
-    });
+    })
+    .post("/v1/admin/workspaces/:slug/forget/preview", async ({ params, body }) => previewForget(db, await workspaceId(params.slug), body), {
+      admin: true,
+      json: true,
+      params: workspace,
+      body: input(ForgetFilter),
+      returns: { data: ForgetPreview },
+      detail: { summary: "How many facts a bulk forget's filter matches now" },
+    })
+    .post("/v1/admin/workspaces/:slug/forget", async ({ params, body }) => forgetByFilter(db, await workspaceId(params.slug), body), {
+      admin: true,
+      json: true,
+      params: workspace,
+      body: input(ForgetRequest),
+      returns: { data: ForgetRun },
+      detail: { summary: "Forget every fact a filter matches, in batches, recorded in the audit log" },
+    })
+    .get(
+      "/v1/admin/workspaces/:slug/forget-runs",
+      async ({ params }): Promise<ForgetRunList> => ({ runs: await listForgetRuns(db, await workspaceId(params.slug)) }),
+      {
+        admin: true,
+        params: workspace,
+        returns: { data: ForgetRunList },
+        detail: { summary: "The audit log of bulk forgets, newest first" },
+      },
+    );
 }

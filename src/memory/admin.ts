@@ -31,6 +31,9 @@ export interface ExportRow {
   agent_slug: string | null;
   recall_count: number | null;
   last_recalled_at: Date | null;
+  taught_by_key: string | null;
+  taught_by_agent: string | null;
+  taught_via: string | null;
   end_user_name: string | null;
   confidence: number;
   recorded_at: Date;
@@ -65,7 +68,7 @@ export async function* exportFacts(db: Queryable, workspaceId: string, endUserId
 
 /** The columns an exported fact is made from (`f` = facts, `u` = end_users). */
 export const EXPORT_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, u.name AS end_user_name, f.agent_slug,
-  f.confidence, f.recorded_at, f.expires_at, f.sensitive, f.pinned, f.superseded_by,
+  f.confidence, f.recorded_at, f.expires_at, f.sensitive, f.pinned, f.superseded_by, f.taught_by_key, f.taught_by_agent, f.taught_via,
   (SELECT r.recall_count::float8 FROM fact_recalls r WHERE r.fact_id = f.id) AS recall_count,
   (SELECT r.last_recalled_at FROM fact_recalls r WHERE r.fact_id = f.id) AS last_recalled_at`;
 
@@ -87,6 +90,9 @@ export function exportedFact(r: ExportRow): ExportedFact {
     superseded_by: r.superseded_by,
     recall_count: Number(r.recall_count ?? 0),
     last_recalled_at: r.last_recalled_at === null ? null : new Date(r.last_recalled_at).toISOString(),
+    taught_by_key: r.taught_by_key,
+    taught_by_agent: r.taught_by_agent,
+    taught_via: r.taught_via,
   };
 }
 
@@ -126,6 +132,8 @@ export async function forgetEndUser(db: Queryable, workspace: { id: string; slug
     SELECT count(*)::int AS n FROM gone`;
   const users = await db.sql<{ id: string }>`
     DELETE FROM end_users WHERE workspace_id = ${workspace.id} AND id = ${endUserId} RETURNING id`;
+  // The audit log of bulk forgets keeps no trace of their id either.
+  await db.sql`DELETE FROM forget_runs WHERE workspace_id = ${workspace.id} AND filter ->> 'end_user' = ${endUserId}`;
   await forgetEndUserEvents(db, workspace.id, endUserId, deleted.length);
   return {
     workspace: workspace.slug,

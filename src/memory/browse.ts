@@ -92,6 +92,41 @@ export async function factHistory(db: Queryable, factId: string): Promise<FactHi
 }
 
 /**
+ * Before `deleted` are deleted: every fact one of them had superseded (and that is not deleted
+ * too) points somewhere explicit, none is left to the foreign key's ON DELETE SET NULL, which would
+ * make it live without a change stamp. Per scope and claim (or text, for a fact with no claim), the
+ * latest observed is live again and the rest become its history; one that a live fact of its scope
+ * repeats word for word becomes that fact's history instead. Returns the facts live again.
+ */
+export async function releaseReplaced(tx: Queryable, workspaceId: string, seq: number, deleted: readonly string[]): Promise<string[]> {
+  const ids = [...deleted];
+  const restored = await tx.sql<{ id: string; live: boolean }>`
+    WITH waiting AS (
+      SELECT f.id, f.end_user_id, f.agent_slug, f.normalized,
+             row_number() OVER (PARTITION BY coalesce(f.agent_slug, ''), coalesce(f.end_user_id, ''), coalesce(f.claim_key, md5(f.normalized))
+                                ORDER BY f.recorded_at DESC, f.id DESC) AS rank,
+             first_value(f.id) OVER (PARTITION BY coalesce(f.agent_slug, ''), coalesce(f.end_user_id, ''), coalesce(f.claim_key, md5(f.normalized))
+                                     ORDER BY f.recorded_at DESC, f.id DESC) AS head
+        FROM facts f WHERE f.superseded_by = ANY(${ids}::text[]) AND NOT f.id = ANY(${ids}::text[])
+    ),
+    heads AS (
+      SELECT w.id,
+             (SELECT l.id FROM facts l
+               WHERE l.workspace_id = ${workspaceId} AND l.superseded_by IS NULL AND NOT l.id = ANY(${ids}::text[])
+                 AND coalesce(l.end_user_id, '') = coalesce(w.end_user_id, '') AND coalesce(l.agent_slug, '') = coalesce(w.agent_slug, '')
+                 AND md5(l.normalized) = md5(w.normalized)
+               LIMIT 1) AS twin
+        FROM waiting w WHERE w.rank = 1
+    )
+    UPDATE facts f
+       SET superseded_by = CASE WHEN w.rank = 1 THEN h.twin ELSE coalesce(h.twin, w.head) END, changed_seq = ${seq}
+      FROM waiting w JOIN heads h ON h.id = w.head
+     WHERE f.id = w.id
+    RETURNING f.id, f.superseded_by IS NULL AS live`;
+  return restored.filter((r) => r.live).map((r) => r.id);
+}
+
+/**
  * Deletes one fact (an operator correcting memory). The facts it had superseded fall back to the
  * state before it: per claim, the latest observed of them is live again and the rest become its
  * history (several can wait on one fact: earlier values, and observations older than it taught
@@ -105,34 +140,9 @@ export async function deleteFact(db: Db, factId: string): Promise<{ fact_id: str
       SELECT workspace_id, end_user_id, sensitive, subject_type, origin FROM facts WHERE id = ${factId} FOR UPDATE`;
     if (!found) throw notFound(`fact "${factId}"`);
     const seq = await nextFactSeq(tx, found.workspace_id);
-    // Every fact that pointed at the deleted one points somewhere explicit: none is left to the
-    // foreign key's ON DELETE SET NULL, which would make it live without a change stamp.
-    const restored = await tx.sql<{ id: string; live: boolean }>`
-      WITH waiting AS (
-        SELECT f.id, f.end_user_id, f.agent_slug, f.normalized,
-               row_number() OVER (PARTITION BY coalesce(f.claim_key, coalesce(f.end_user_id, '') || ':' || md5(f.normalized))
-                                  ORDER BY f.recorded_at DESC, f.id DESC) AS rank,
-               first_value(f.id) OVER (PARTITION BY coalesce(f.claim_key, coalesce(f.end_user_id, '') || ':' || md5(f.normalized))
-                                       ORDER BY f.recorded_at DESC, f.id DESC) AS head
-          FROM facts f WHERE f.superseded_by = ${factId}
-      ),
-      heads AS (
-        SELECT w.id,
-               (SELECT l.id FROM facts l
-                 WHERE l.workspace_id = ${found.workspace_id} AND l.superseded_by IS NULL AND l.id <> ${factId}
-                   AND coalesce(l.end_user_id, '') = coalesce(w.end_user_id, '') AND coalesce(l.agent_slug, '') = coalesce(w.agent_slug, '')
-                   AND md5(l.normalized) = md5(w.normalized)
-                 LIMIT 1) AS twin
-          FROM waiting w WHERE w.rank = 1
-      )
-      UPDATE facts f
-         SET superseded_by = CASE WHEN w.rank = 1 THEN h.twin ELSE coalesce(h.twin, w.head) END, changed_seq = ${seq}
-        FROM waiting w JOIN heads h ON h.id = w.head
-       WHERE f.id = w.id
-      RETURNING f.id, f.superseded_by IS NULL AS live`;
+    const back = await releaseReplaced(tx, found.workspace_id, seq, [factId]);
     await tx.sql`DELETE FROM facts WHERE id = ${factId}`;
     await recordTombstones(tx, found.workspace_id, seq, [factId]);
-    const back = restored.filter((r) => r.live).map((r) => r.id);
     const data = { fact_id: factId, restored: back };
     await recordEvents(tx, found.workspace_id, [
       { type: "fact.deleted", data, external: hiddenFromExternal(found) ? null : data, endUserId: found.end_user_id },

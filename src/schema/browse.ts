@@ -59,3 +59,50 @@ export const RestoreResult = Type.Object({
   newer: Type.Union([Type.Literal("kept"), Type.Literal("superseded")]),
 });
 export type RestoreResult = Static<typeof RestoreResult>;
+
+/**
+ * Which facts a bulk forget deletes (every one given must hold; at least one is required, so no
+ * request forgets a whole workspace by leaving the filter out). History counts: a superseded
+ * fact that matches is forgotten too.
+ */
+export const ForgetFilter = Type.Object(
+  {
+    subject: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "the fact's subject, exactly" })),
+    end_user: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "facts about this end user" })),
+    agent: Type.Optional(Type.String({ ...AgentSlug, description: "this agent's own facts" })),
+    kind: Type.Optional(FactKind),
+    origin: Type.Optional(Origin),
+    observed_after: Type.Optional(Type.String({ format: "date-time", description: "observed at or after this instant" })),
+    observed_before: Type.Optional(Type.String({ format: "date-time", description: "observed before this instant" })),
+    text_contains: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "words the fact's text contains (case-insensitive)" })),
+  },
+  { minProperties: 1, additionalProperties: false },
+);
+export type ForgetFilter = Static<typeof ForgetFilter>;
+
+/** POST /v1/admin/workspaces/:slug/forget/preview */
+export const ForgetPreview = Type.Object({ count: Type.Integer({ description: "facts the filter matches now, history included" }) });
+export type ForgetPreview = Static<typeof ForgetPreview>;
+
+/** POST /v1/admin/workspaces/:slug/forget: the filter, and the count its preview showed. */
+export const ForgetRequest = Type.Object({
+  filter: ForgetFilter,
+  expected_count: Type.Integer({ minimum: 0, description: "the preview's count: a different count now refuses the run (409 forget_count_changed)" }),
+});
+export type ForgetRequest = Static<typeof ForgetRequest>;
+
+/** One bulk forget as the audit log keeps it. */
+export const ForgetRun = Type.Object({
+  run_id: Type.String(),
+  filter: ForgetFilter,
+  previewed: Type.Integer(),
+  deleted: Type.Integer(),
+  restored: Type.Integer({ description: "facts the deleted ones had replaced, live again" }),
+  status: Type.Union([Type.Literal("running"), Type.Literal("completed"), Type.Literal("failed")]),
+  started_at: Type.String(),
+  finished_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type ForgetRun = Static<typeof ForgetRun>;
+
+export const ForgetRunList = Type.Object({ runs: Type.Array(ForgetRun) });
+export type ForgetRunList = Static<typeof ForgetRunList>;

@@ -283,6 +283,13 @@ export const RecallFields = Type.Object({
 });
 export type RecallFields = Static<typeof RecallFields>;
 
+/** Where a fact came from (null: stored before it was recorded, or not known). */
+export const ProvenanceFields = Type.Object({
+  taught_by_key: Type.Union([Type.String(), Type.Null()], { description: "the id of the key that taught it; null for the operator and the CLI" }),
+  taught_by_agent: Type.Union([Type.String(), Type.Null()], { description: "the agent the teaching call acted as" }),
+  taught_via: Type.Union([Type.String(), Type.Null()], { description: "the route or tool it came through" }),
+});
+
 /** One line of `facts export` (every field, superseded facts included). */
 export const ExportedFact = Type.Object({
   fact_id: Type.String(),
@@ -300,6 +307,7 @@ export const ExportedFact = Type.Object({
   pinned: Type.Boolean(),
   superseded_by: Type.Union([Type.String(), Type.Null()]),
   ...RecallFields.properties,
+  ...ProvenanceFields.properties,
 });
 export type ExportedFact = Static<typeof ExportedFact>;
 

@@ -565,6 +565,13 @@ async function factsPage(slug, params) {
         when(f.recorded_time),
         f.expires_at ? expiry(f.expires_at) : null,
         h("div", { class: "muted recall" }, f.recall_count === 0 ? "never recalled" : `recalled ${f.recall_count}×, last ${when(f.last_recalled_at)}`),
+        f.taught_via
+          ? h(
+              "div",
+              { class: "muted" },
+              `via ${f.taught_via}${f.taught_by_key ? `, key ${f.taught_by_key}` : ""}${f.taught_by_agent ? `, as agent ${f.taught_by_agent}` : ""}`,
+            )
+          : null,
       ),
       h(
         "td",
@@ -763,7 +770,95 @@ async function reviewPage(slug) {
     h("h2", {}, "Recent supersessions"),
     h("p", { class: "muted" }, "A newer fact replaced each older one. Undo brings the older fact back; Keep both leaves the newer one live too."),
     table(["Replaced", "By", "Subject", ""], rows, "No fact has been replaced yet."),
+    ...(await forgetSection(slug)),
   );
+}
+
+/** Forget in bulk: a filter, its preview count, the run confirmed with that count; and the audit log of runs. */
+async function forgetSection(slug) {
+  const { runs } = await api("GET", `${path(slug)}/forget-runs`);
+  const field = (label, name, attrs = {}) => h("label", {}, label, h("input", { name, ...attrs }));
+  const outcome = h("div", { "aria-live": "polite" });
+  const form = h(
+    "form",
+    { class: "panel inline", "aria-label": "Forget in bulk" },
+    field("Subject", "subject"),
+    field("End user", "end_user"),
+    field("Agent", "agent"),
+    h(
+      "label",
+      {},
+      "Kind",
+      h(
+        "select",
+        { name: "kind" },
+        ["", "decision", "preference", "profile_fact", "observation"].map((k) => h("option", { value: k }, k || "any")),
+      ),
+    ),
+    h(
+      "label",
+      {},
+      "Origin",
+      h(
+        "select",
+        { name: "origin" },
+        ["", "user_stated", "ingested", "agent_inferred", "agent_action", "system"].map((o) => h("option", { value: o }, o || "any")),
+      ),
+    ),
+    field("Observed after", "observed_after", { type: "date" }),
+    field("Observed before", "observed_before", { type: "date" }),
+    field("Text contains", "text_contains"),
+    h("button", { type: "submit" }, "Preview"),
+    outcome,
+  );
+  const filterOf = () => {
+    const filter = {};
+    for (const [k, v] of new FormData(form)) if (v) filter[k] = k.startsWith("observed_") ? new Date(String(v)).toISOString() : String(v);
+    return filter;
+  };
+  form.addEventListener(
+    "submit",
+    action(async (event) => {
+      event.preventDefault();
+      const filter = filterOf();
+      const { count } = await api("POST", `${path(slug)}/forget/preview`, filter);
+      const run = h(
+        "button",
+        {
+          class: "danger",
+          type: "button",
+          onclick: action(async () => {
+            if (!confirm(`Forget ${count} facts? This cannot be undone.`)) return;
+            const done = await api("POST", `${path(slug)}/forget`, { filter, expected_count: count });
+            toast(`Forgot ${done.deleted} facts.`);
+            reviewPage(slug);
+          }),
+        },
+        `Forget ${count} facts`,
+      );
+      outcome.replaceChildren(h("p", {}, `${count} facts match, their history included.`), count > 0 ? run : null);
+    }),
+  );
+  const describe = (filter) =>
+    Object.entries(filter)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", ");
+  const logRows = runs.map((r) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, describe(r.filter)),
+      h("td", {}, `${r.deleted} of ${r.previewed}`, r.restored > 0 ? h("div", { class: "muted" }, `${r.restored} replaced facts live again`) : null),
+      h("td", {}, h("span", { class: `pill ${r.status === "completed" ? "ok" : r.status === "failed" ? "bad" : ""}` }, r.status)),
+      h("td", {}, when(r.started_at)),
+    ),
+  );
+  return [
+    h("h2", {}, "Forget in bulk"),
+    form,
+    h("h2", {}, "Forget log"),
+    table(["Filter", "Forgotten", "Status", "Started"], logRows, "Nothing forgotten in bulk yet."),
+  ];
 }
 
 async function answersPage(slug) {

@@ -121,6 +121,29 @@ describeEachDb("agent scope", (get) => {
     expect((await admin("DELETE", `/v1/admin/workspaces/${open.workspace}/agents/temp`)).status).toBe(200);
   });
 
+  test("every fact says where it came from: the key, the agent it acted as, the route or tool", async () => {
+    const { open, support } = await world();
+    await rest(support, "POST", "/v1/memory/facts", { facts: [{ text: "The returns form is on page 4." }], scope: "agent" });
+    await rest(open, "POST", "/v1/memory/messages", { messages: [{ role: "user", content: "I moved to Porto." }], end_user: { id: "c-1" } });
+    const client = served.closeLater(await connectMcpV2(served.base, open.secret));
+    expect((await client.callTool({ name: "teach_memory", arguments: { facts: [{ text: "Invoices are due in 30 days." }] } })).isError).toBeFalsy();
+    await admin("POST", `/v1/admin/workspaces/${open.workspace}/facts`, { facts: [{ text: "The office closes on holidays." }] });
+    const listed = (await admin("GET", `/v1/admin/workspaces/${open.workspace}/facts`)).json.data.facts as {
+      text: string;
+      taught_by_key: string | null;
+      taught_by_agent: string | null;
+      taught_via: string | null;
+    }[];
+    const source = (text: string) => {
+      const f = listed.find((l) => l.text === text)!;
+      return [f.taught_by_key, f.taught_by_agent, f.taught_via];
+    };
+    expect(source("The returns form is on page 4.")).toEqual([support.id, "support", "POST /v1/memory/facts"]);
+    expect(source("I moved to Porto.")).toEqual([open.id, null, "POST /v1/memory/messages"]);
+    expect(source("Invoices are due in 30 days.")).toEqual([open.id, null, "MCP tool teach_memory"]);
+    expect(source("The office closes on holidays.")).toEqual([null, null, "admin API (teach as the workspace)"]);
+  });
+
   test("over MCP a bound key gets its agent's memory from the key alone", async () => {
     const { support, sales } = await world();
     const client = served.closeLater(await connectMcpV2(served.base, support.secret));

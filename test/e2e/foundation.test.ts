@@ -35,7 +35,7 @@ const SECRET_TEST = /^ak_test_[0-9A-Za-z]{32,}$/;
 const SECRET_LIVE = /^ak_live_[0-9A-Za-z]{32,}$/;
 const ALL_SCOPES = ["memory.read", "memory.write", "answers.write"];
 const KEY_VIEW_FIELDS = ["audience", "expires_at", "id", "name", "prefix", "scopes", "secret"];
-const LISTED_KEY_FIELDS = ["audience", "created_at", "expires_at", "id", "last_used_at", "name", "prefix", "revoked_at", "scopes"];
+const LISTED_KEY_FIELDS = ["agent", "audience", "created_at", "expires_at", "id", "last_used_at", "name", "prefix", "revoked_at", "scopes"];
 
 // ---------------------------------------------------------------------------------------------
 // Databases

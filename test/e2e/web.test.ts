@@ -319,6 +319,26 @@ test("review: a supersession undone from the app brings the older fact back, and
   expect(await managers()).toEqual(["Omar's manager is Lena."]);
 });
 
+test("forget in bulk: a preview count, the run confirmed with it, the log, and memory without those facts", async () => {
+  const form = page.getByRole("form", { name: "Forget in bulk" });
+  await form.getByLabel("Text contains").fill("Omar's manager");
+  await form.getByRole("button", { name: "Preview" }).click();
+  await visible(page.getByText("2 facts match, their history included."));
+  page.once("dialog", (dialog) => dialog.accept());
+  await form.getByRole("button", { name: "Forget 2 facts" }).click();
+  await visible(page.getByText("Forgot 2 facts."));
+  await expectText(page.getByRole("row", { name: /text_contains: Omar's manager/ }), "2 of 2");
+  await expectText(page.getByRole("row", { name: /text_contains: Omar's manager/ }), "completed");
+  await shot("12-forget");
+  const found = await request(server.url, "/v1/admin/workspaces/acme/search", {
+    method: "POST",
+    key: ADMIN,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: "who is Omar's manager", limit: 5 }),
+  });
+  expect((found.json as { data: { facts: { fact_text: string }[] } }).data.facts.filter((f) => f.fact_text.startsWith("Omar"))).toEqual([]);
+});
+
 test("end users: forgetting needs the typed id, then the person is gone", async () => {
   await page.getByRole("link", { name: "End users" }).click();
   await visible(page.getByRole("row", { name: /Dana/ }));

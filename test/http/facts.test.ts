@@ -17,7 +17,17 @@ describeEachDb("facts API", (get) => {
 
     const all = await call(app, "GET", "/v1/memory/facts", { key: key.secret });
     expect(texts(all)).toEqual(["We decided to release on Tuesdays.", "The staging password is hunter2.", "Ana's manager is Bo."]);
-    expect(Object.keys(all.json.data.facts[0]).sort()).toEqual(["confidence_level", "fact_id", "fact_text", "kind", "origin", "recorded_time", "subject"]);
+    expect(Object.keys(all.json.data.facts[0]).sort()).toEqual([
+      "confidence_level",
+      "fact_id",
+      "fact_text",
+      "kind",
+      "last_recalled_at",
+      "origin",
+      "recall_count",
+      "recorded_time",
+      "subject",
+    ]);
     expect(texts(await call(app, "GET", "/v1/memory/facts", { key: external.secret }))).toEqual(["Ana's manager is Bo."]);
     expect(texts(await call(app, "GET", "/v1/memory/facts?end_user=u-1", { key: key.secret }))).toEqual(["Dana prefers tea."]);
     expect(texts(await call(app, "GET", "/v1/memory/facts?kind=decision", { key: key.secret }))).toEqual(["We decided to release on Tuesdays."]);

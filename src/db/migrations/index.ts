@@ -19,6 +19,8 @@ import alternateClaim from "./017_alternate_claim.sql" with { type: "text" };
 import snapshotFrames from "./018_snapshot_frames.sql" with { type: "text" };
 import agentScope from "./019_agent_scope.sql" with { type: "text" };
 import factRecalls from "./020_fact_recalls.sql" with { type: "text" };
+import forgetRuns from "./021_forget_runs.sql" with { type: "text" };
+import factProvenance from "./022_fact_provenance.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -47,4 +49,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: "snapshot_frames", sql: snapshotFrames },
   { version: 19, name: "agent_scope", sql: agentScope },
   { version: 20, name: "fact_recalls", sql: factRecalls },
+  { version: 21, name: "forget_runs", sql: forgetRuns },
+  { version: 22, name: "fact_provenance", sql: factProvenance },
 ];
