@@ -1,16 +1,21 @@
 import { Elysia } from "elysia";
 import { findWorkspace } from "../auth/workspaces";
 import type { Db } from "../db/types";
+import { findDuplicates, mergeFacts } from "../memory/duplicates";
 import { forgetByFilter, listForgetRuns, previewForget } from "../memory/forget";
 import { listSupersessions, restoreFact } from "../memory/review";
 import { SlugParams } from "../schema/admin";
 import {
+  DuplicateList,
+  DuplicateQuery,
   FactParams,
   ForgetFilter,
   ForgetPreview,
   ForgetRequest,
   ForgetRun,
   ForgetRunList,
+  MergeRequest,
+  MergeResult,
   RestoreRequest,
   RestoreResult,
   SupersessionPage,
@@ -66,5 +71,19 @@ export function reviewRoutes(deps: { db: Db; pipeline: RequestPipeline }) {
         returns: { data: ForgetRunList },
         detail: { summary: "The audit log of bulk forgets, newest first" },
       },
-    );
+    )
+    .get("/v1/admin/workspaces/:slug/duplicates", async ({ params, query }) => findDuplicates(db, await workspaceId(params.slug), query), {
+      admin: true,
+      params: workspace,
+      query: input(DuplicateQuery, "query"),
+      returns: { data: DuplicateList },
+      detail: { summary: "Possible duplicates: facts of one subject that say nearly the same thing" },
+    })
+    .post("/v1/admin/facts/merge", ({ body }) => mergeFacts(db, body), {
+      admin: true,
+      json: true,
+      body: input(MergeRequest),
+      returns: { data: MergeResult },
+      detail: { summary: "Merge possible duplicates: one fact kept, the others its history" },
+    });
 }

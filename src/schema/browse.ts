@@ -106,3 +106,37 @@ export type ForgetRun = Static<typeof ForgetRun>;
 
 export const ForgetRunList = Type.Object({ runs: Type.Array(ForgetRun) });
 export type ForgetRunList = Static<typeof ForgetRunList>;
+
+/** GET /v1/admin/workspaces/:slug/duplicates */
+export const DuplicateQuery = Type.Object({
+  min_similarity: Type.Number({
+    minimum: 0.3,
+    maximum: 1,
+    default: 0.6,
+    description: "how alike two texts must be, as the share of their trigrams they have in common (0.3-1, default 0.6)",
+  }),
+});
+export type DuplicateQuery = Static<typeof DuplicateQuery>;
+
+/** Live facts of one subject and scope that say nearly the same thing, most alike first. */
+export const DuplicateGroup = Type.Object({
+  subject: Type.String(),
+  similarity: Type.Number({ description: "the closest pair's similarity" }),
+  facts: Type.Array(ExportedFact),
+});
+export const DuplicateList = Type.Object({ groups: Type.Array(DuplicateGroup) });
+export type DuplicateList = Static<typeof DuplicateList>;
+
+/** POST /v1/admin/facts/merge: one fact kept, the others replaced by it. */
+export const MergeRequest = Type.Object({
+  keep: Text({ minLength: 1, maxLength: 200, description: "the fact that stays live" }),
+  merge: Type.Array(Text({ minLength: 1, maxLength: 200, description: "a fact id" }), {
+    minItems: 1,
+    maxItems: 100,
+    uniqueItems: true,
+    description: "the facts it replaces",
+  }),
+});
+export type MergeRequest = Static<typeof MergeRequest>;
+export const MergeResult = Type.Object({ kept: Type.String(), superseded: Type.Array(Type.String()) });
+export type MergeResult = Static<typeof MergeResult>;

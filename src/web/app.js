@@ -770,8 +770,52 @@ async function reviewPage(slug) {
     h("h2", {}, "Recent supersessions"),
     h("p", { class: "muted" }, "A newer fact replaced each older one. Undo brings the older fact back; Keep both leaves the newer one live too."),
     table(["Replaced", "By", "Subject", ""], rows, "No fact has been replaced yet."),
+    ...(await duplicatesSection(slug)),
     ...(await forgetSection(slug)),
   );
+}
+
+/** Possible duplicates: facts of one subject that say nearly the same thing; keeping one makes the others its history. */
+async function duplicatesSection(slug) {
+  const { groups } = await api("GET", `${path(slug)}/duplicates`);
+  const rows = groups.map((g) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, g.subject, h("div", { class: "muted" }, `${Math.round(g.similarity * 100)}% alike`)),
+      h(
+        "td",
+        {},
+        h(
+          "ul",
+          {},
+          g.facts.map((f) =>
+            h(
+              "li",
+              {},
+              f.text,
+              " ",
+              h(
+                "button",
+                {
+                  class: "link",
+                  type: "button",
+                  onclick: action(async () => {
+                    const merge = g.facts.filter((x) => x.fact_id !== f.fact_id).map((x) => x.fact_id);
+                    const done = await api("POST", "/v1/admin/facts/merge", { keep: f.fact_id, merge });
+                    toast(`Kept one fact; ${done.superseded.length} merged into it.`);
+                    reviewPage(slug);
+                  }),
+                },
+                "Keep this",
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+  return [h("h2", {}, "Possible duplicates"), table(["Subject", "Facts"], rows, "No possible duplicates.")];
 }
 
 /** Forget in bulk: a filter, its preview count, the run confirmed with that count; and the audit log of runs. */

@@ -319,6 +319,27 @@ test("review: a supersession undone from the app brings the older fact back, and
   expect(await managers()).toEqual(["Omar's manager is Lena."]);
 });
 
+test("possible duplicates: keeping one merges the others into it", async () => {
+  const teach = await request(server.url, "/v1/admin/workspaces/acme/facts", {
+    method: "POST",
+    key: ADMIN,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      facts: [{ text: "The VPN config lives in the shared drive under IT." }, { text: "The VPN config lives in the shared drive under IT folder." }],
+    }),
+  });
+  expect(teach.status).toBe(202);
+  await page.getByRole("link", { name: "Facts" }).click();
+  await page.getByRole("link", { name: "Review" }).click();
+  await page.getByRole("heading", { name: "Possible duplicates" }).waitFor();
+  const item = page.getByRole("listitem").filter({ hasText: "The VPN config lives in the shared drive under IT." }).filter({ hasNotText: "folder" });
+  await visible(item);
+  await shot("11b-duplicates");
+  await item.getByRole("button", { name: "Keep this" }).click();
+  await visible(page.getByText("Kept one fact; 1 merged into it."));
+  await visible(page.getByText("No possible duplicates."));
+});
+
 test("forget in bulk: a preview count, the run confirmed with it, the log, and memory without those facts", async () => {
   const form = page.getByRole("form", { name: "Forget in bulk" });
   await form.getByLabel("Text contains").fill("Omar's manager");
