@@ -77,6 +77,19 @@ export class VectorSet {
     return hits.slice(0, k);
   }
 
+  /** The cosine similarity of two facts' vectors (from their int8 codes), or null when either has none. */
+  similarityOf(a: string, b: string): number | null {
+    const slotA = this.slotOf.get(a);
+    const slotB = this.slotOf.get(b);
+    if (slotA === undefined || slotB === undefined) return null;
+    const { codes, dimensions } = this;
+    const baseA = slotA * dimensions;
+    const baseB = slotB * dimensions;
+    let sum = 0;
+    for (let d = 0; d < dimensions; d++) sum += codes[baseA + d]! * codes[baseB + d]!;
+    return sum * this.scales[slotA]! * this.scales[slotB]!;
+  }
+
   /** The exact `k` nearest, scoring every accepted vector (what the shortlist approximates). */
   exactNearest(query: Float32Array, k: number, accept: (factId: string) => boolean): VectorHit[] {
     const unit = unitOf(query);

@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import { findWorkspace } from "../auth/workspaces";
 import type { Db } from "../db/types";
+import type { VectorSet } from "../embeddings/vectors";
+import type { FactIndexes } from "../memory/index/registry";
 import { findDuplicates, mergeFacts } from "../memory/duplicates";
 import { forgetByFilter, listForgetRuns, previewForget } from "../memory/forget";
 import { listSupersessions, restoreFact } from "../memory/review";
@@ -25,8 +27,10 @@ import { input } from "../schema/validate";
 import type { RequestPipeline } from "./pipeline";
 
 /** The operator's review of memory in the admin API (docs/api.md, Review): thin adapters over memory/review.ts. */
-export function reviewRoutes(deps: { db: Db; pipeline: RequestPipeline }) {
-  const { db } = deps;
+export function reviewRoutes(deps: { db: Db; index: FactIndexes; pipeline: RequestPipeline }) {
+  const { db, index } = deps;
+  /** The workspace's vectors when an embeddings endpoint is configured: duplicates by meaning too. */
+  const vectorsOf = async (workspaceId: string): Promise<VectorSet | null> => (index.semantic ? index.semantic.vectorsOf(workspaceId) : null);
   const workspace = input(SlugParams, "path");
   const workspaceId = async (slug: string): Promise<string> => (await findWorkspace(db, slug)).id;
   return new Elysia({ name: "review" })
@@ -72,13 +76,20 @@ export function reviewRoutes(deps: { db: Db; pipeline: RequestPipeline }) {
         detail: { summary: "The audit log of bulk forgets, newest first" },
       },
     )
-    .get("/v1/admin/workspaces/:slug/duplicates", async ({ params, query }) => findDuplicates(db, await workspaceId(params.slug), query), {
-      admin: true,
-      params: workspace,
-      query: input(DuplicateQuery, "query"),
-      returns: { data: DuplicateList },
-      detail: { summary: "Possible duplicates: facts of one subject that say nearly the same thing" },
-    })
+    .get(
+      "/v1/admin/workspaces/:slug/duplicates",
+      async ({ params, query }) => {
+        const id = await workspaceId(params.slug);
+        return findDuplicates(db, id, query, await vectorsOf(id));
+      },
+      {
+        admin: true,
+        params: workspace,
+        query: input(DuplicateQuery, "query"),
+        returns: { data: DuplicateList },
+        detail: { summary: "Possible duplicates: facts of one subject that say nearly the same thing" },
+      },
+    )
     .post("/v1/admin/facts/merge", ({ body }) => mergeFacts(db, body), {
       admin: true,
       json: true,

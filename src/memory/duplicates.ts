@@ -1,4 +1,6 @@
+import { fragment, type Fragment } from "../db/fragment";
 import type { Db, Queryable } from "../db/types";
+import type { VectorSet } from "../embeddings/vectors";
 import { ApiError, notFound } from "../errors";
 import type { DuplicateList, DuplicateQuery, MergeRequest, MergeResult } from "../schema/browse";
 import { factSuperseded, recordEvents, type FactFlags } from "../webhooks/outbox";
@@ -14,29 +16,89 @@ const MAX_SUBJECT_FACTS = 300;
 const MAX_TEXT = 500;
 const MAX_GROUPS = 100;
 
+interface AlikePair {
+  a: string;
+  b: string;
+  sim: number;
+  subject: string;
+  by: "words" | "vectors";
+}
+
 /**
- * Possible duplicates: live facts of one subject, end user and agent whose normalised texts share
- * at least `min_similarity` of their trigrams (pg_trgm's `similarity`), grouped (a fact alike to
- * two others joins them into one group), the most alike groups first. Trade-off: by words only,
- * over subjects of at most MAX_SUBJECT_FACTS live facts; what vectors would add is not computed here.
+ * Possible duplicates: live facts of one subject, end user and agent that say nearly the same
+ * thing, grouped (a fact alike to two others joins them into one group), the most alike groups
+ * first. By words: their normalised texts share at least `min_similarity` of their trigrams
+ * (pg_trgm's `similarity`). By vectors, when the operator configured an embeddings endpoint
+ * (`vectors`): their vectors' cosine is at least `min_vector_similarity`, which finds the same
+ * thing said in other words. Trade-off: only subjects of at most MAX_SUBJECT_FACTS live facts are
+ * compared, pair by pair.
  */
-export async function findDuplicates(db: Queryable, workspaceId: string, q: DuplicateQuery): Promise<DuplicateList> {
-  const pairs = await db.sql<{ a: string; b: string; sim: number; subject: string }>`
-    WITH live AS (
+export async function findDuplicates(db: Queryable, workspaceId: string, q: DuplicateQuery, vectors: VectorSet | null = null): Promise<DuplicateList> {
+  const pairs: AlikePair[] = (
+    await db.sql<{ a: string; b: string; sim: number; subject: string }>`
+      WITH ${comparable(workspaceId)}
+      SELECT a.id AS a, b.id AS b, similarity(a.normalized, b.normalized)::float8 AS sim, a.subject
+        FROM small s
+        JOIN live a ON a.subject = s.subject AND a.end_user = s.end_user AND a.agent = s.agent
+        JOIN live b ON b.subject = s.subject AND b.end_user = s.end_user AND b.agent = s.agent AND a.id < b.id
+       WHERE similarity(a.normalized, b.normalized) >= ${q.min_similarity}`
+  ).map((p) => ({ ...p, by: "words" as const }));
+  if (vectors !== null && vectors.size > 1) pairs.push(...(await alikeByVectors(db, workspaceId, vectors, q.min_vector_similarity)));
+  const groups = groupPairs(pairs).slice(0, MAX_GROUPS);
+  const facts = new Map(
+    (
+      await factsWhere(
+        db,
+        groups.flatMap((g) => g.ids),
+      )
+    ).map((f) => [f.fact_id, f]),
+  );
+  return {
+    groups: groups.map((g) => ({
+      subject: g.subject,
+      similarity: Math.round(g.similarity * 1000) / 1000,
+      by: [...g.by].sort(),
+      facts: g.ids.flatMap((id) => facts.get(id) ?? []),
+    })),
+  };
+}
+
+/** The live facts compared (`live`) and the subjects and scopes small enough to compare (`small`), as CTEs. */
+function comparable(workspaceId: string): Fragment {
+  return fragment`live AS (
       SELECT f.id, f.subject, coalesce(f.end_user_id, '') AS end_user, coalesce(f.agent_slug, '') AS agent, f.normalized
         FROM facts f
        WHERE f.workspace_id = ${workspaceId} AND f.superseded_by IS NULL AND length(f.text) <= ${MAX_TEXT}
     ),
     small AS (
       SELECT subject, end_user, agent FROM live GROUP BY subject, end_user, agent HAVING count(*) BETWEEN 2 AND ${MAX_SUBJECT_FACTS}
-    )
-    SELECT a.id AS a, b.id AS b, similarity(a.normalized, b.normalized)::float8 AS sim, a.subject
-      FROM small s
-      JOIN live a ON a.subject = s.subject AND a.end_user = s.end_user AND a.agent = s.agent
-      JOIN live b ON b.subject = s.subject AND b.end_user = s.end_user AND b.agent = s.agent AND a.id < b.id
-     WHERE similarity(a.normalized, b.normalized) >= ${q.min_similarity}
-     ORDER BY sim DESC, a.id, b.id`;
-  // Union-find over the pairs: each group is a connected set of alike facts.
+    )`;
+}
+
+/** Pairs of the same subject and scope whose vectors are at least `min` alike. */
+async function alikeByVectors(db: Queryable, workspaceId: string, vectors: VectorSet, min: number): Promise<AlikePair[]> {
+  const rows = await db.sql<{ id: string; subject: string; end_user: string; agent: string }>`
+    WITH ${comparable(workspaceId)}
+    SELECT l.id, l.subject, l.end_user, l.agent FROM live l JOIN small s USING (subject, end_user, agent) ORDER BY l.id`;
+  const bySubject = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const key = JSON.stringify([r.subject, r.end_user, r.agent]);
+    bySubject.set(key, [...(bySubject.get(key) ?? []), r]);
+  }
+  const pairs: AlikePair[] = [];
+  for (const facts of bySubject.values()) {
+    for (let i = 0; i < facts.length; i++) {
+      for (let j = i + 1; j < facts.length; j++) {
+        const sim = vectors.similarityOf(facts[i]!.id, facts[j]!.id);
+        if (sim !== null && sim >= min) pairs.push({ a: facts[i]!.id, b: facts[j]!.id, sim, subject: facts[i]!.subject, by: "vectors" });
+      }
+    }
+  }
+  return pairs;
+}
+
+/** Connected groups of alike facts (union-find over the pairs), the most alike first, each group's ids sorted. */
+function groupPairs(pairs: readonly AlikePair[]): { subject: string; similarity: number; by: Set<AlikePair["by"]>; ids: string[] }[] {
   const parent = new Map<string, string>();
   const root = (id: string): string => {
     let r = id;
@@ -49,30 +111,16 @@ export async function findDuplicates(db: Queryable, workspaceId: string, q: Dupl
     if (!parent.has(b)) parent.set(b, b);
     parent.set(root(a), root(b));
   }
-  const groups = new Map<string, { subject: string; similarity: number; ids: string[] }>();
-  for (const { a, sim, subject } of pairs) {
+  const groups = new Map<string, { subject: string; similarity: number; by: Set<AlikePair["by"]>; ids: string[] }>();
+  for (const { a, sim, subject, by } of pairs) {
     const r = root(a);
-    const group = groups.get(r) ?? { subject, similarity: sim, ids: [] };
+    const group = groups.get(r) ?? { subject, similarity: sim, by: new Set(), ids: [] };
     group.similarity = Math.max(group.similarity, sim);
+    group.by.add(by);
     groups.set(r, group);
   }
-  for (const id of parent.keys()) groups.get(root(id))?.ids.push(id);
-  const chosen = [...groups.values()].sort((x, y) => y.similarity - x.similarity).slice(0, MAX_GROUPS);
-  const facts = new Map(
-    (
-      await factsWhere(
-        db,
-        chosen.flatMap((g) => g.ids),
-      )
-    ).map((f) => [f.fact_id, f]),
-  );
-  return {
-    groups: chosen.map((g) => ({
-      subject: g.subject,
-      similarity: Math.round(g.similarity * 1000) / 1000,
-      facts: g.ids.sort().flatMap((id) => facts.get(id) ?? []),
-    })),
-  };
+  for (const id of [...parent.keys()].sort()) groups.get(root(id))?.ids.push(id);
+  return [...groups.values()].sort((x, y) => y.similarity - x.similarity || (x.ids[0]! < y.ids[0]! ? -1 : 1));
 }
 
 /**

@@ -115,13 +115,20 @@ export const DuplicateQuery = Type.Object({
     default: 0.6,
     description: "how alike two texts must be, as the share of their trigrams they have in common (0.3-1, default 0.6)",
   }),
+  min_vector_similarity: Type.Number({
+    minimum: 0.5,
+    maximum: 1,
+    default: 0.9,
+    description: "with an embeddings endpoint: how close two facts' vectors must be (cosine, 0.5-1, default 0.9)",
+  }),
 });
 export type DuplicateQuery = Static<typeof DuplicateQuery>;
 
 /** Live facts of one subject and scope that say nearly the same thing, most alike first. */
 export const DuplicateGroup = Type.Object({
   subject: Type.String(),
-  similarity: Type.Number({ description: "the closest pair's similarity" }),
+  similarity: Type.Number({ description: "the closest pair's similarity (by words or by vectors)" }),
+  by: Type.Array(Type.Union([Type.Literal("words"), Type.Literal("vectors")]), { description: "what found the group's pairs" }),
   facts: Type.Array(ExportedFact),
 });
 export const DuplicateList = Type.Object({ groups: Type.Array(DuplicateGroup) });

@@ -6,53 +6,12 @@
  * and delete take the vectors with the facts.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { AnswerEngine } from "../../src/answers/engine";
-import { createApp, type App } from "../../src/app";
-import type { Config } from "../../src/config";
-import type { Db } from "../../src/db/types";
-import { createEmbeddings, type Embeddings } from "../../src/embeddings/setup";
-import { createLogger } from "../../src/log";
-import { FactIndexes } from "../../src/memory/index/registry";
-import { call, makeKey, testConfig, type TestKey } from "../helpers/app";
+import { call, makeKey, type TestKey } from "../helpers/app";
 import { describeEachDb } from "../helpers/databases";
 import { startFakeEmbeddings, type FakeEmbeddings } from "../helpers/fake-embeddings";
+import { embedAll, type SemanticHarness, semanticApp } from "../helpers/semantic-app";
 
-interface Harness {
-  app: App;
-  embeddings: Embeddings;
-  config: Config;
-}
-
-function semanticApp(db: Db, fake: FakeEmbeddings, overrides: Partial<Config> = {}): Harness {
-  const config = testConfig({
-    embeddingsUrl: fake.url,
-    embeddingsModel: "fake-embed",
-    embeddingsTimeoutMs: 300,
-    embeddingsQueryPrefix: "search_query: ",
-    embeddingsDocumentPrefix: "search_document: ",
-    ...overrides,
-  });
-  const log = createLogger("silent");
-  const embeddings = createEmbeddings(config, db, log, { queryFailed: () => {}, batchDone: () => {} });
-  if (embeddings === null) throw new Error("embeddings not configured");
-  const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024, { semantic: embeddings.semantic });
-  const app = createApp({ config, db, log, index, engine: new AnswerEngine({ db, index, config, log }) });
-  return { app, embeddings, config };
-}
-
-/** Embeds every waiting fact of the workspace, as the worker does in the background. */
-async function embedAll(h: Harness, workspace: string, db: Db): Promise<number> {
-  const [ws] = await db.sql<{ id: string }>`SELECT id FROM workspaces WHERE slug = ${workspace}`;
-  let embedded = 0;
-  for (;;) {
-    const outcome = await h.embeddings.worker.embedBatch({ workspaceId: ws!.id });
-    if (outcome.failed) throw outcome.failed;
-    if (outcome.leased === 0) return embedded;
-    embedded += outcome.embedded;
-  }
-}
-
-const search = (h: Harness, key: TestKey, query: string, extra: Record<string, unknown> = {}) =>
+const search = (h: SemanticHarness, key: TestKey, query: string, extra: Record<string, unknown> = {}) =>
   call(h.app, "POST", "/v1/memory/search", { key: key.secret, body: { query, limit: 5, ...extra } });
 
 describeEachDb("search with an embeddings endpoint", (get) => {
