@@ -11,6 +11,7 @@ import type {
   ContextPacket,
   FactList,
   FactListQuery,
+  FactQuery,
   FactWithHistory,
   RestContextRequest,
   RestSearchRequest,
@@ -30,6 +31,7 @@ export type {
   ContextPacket,
   FactList,
   FactListQuery,
+  FactQuery,
   FactWithHistory,
   RestContextRequest,
   RestSearchRequest,
@@ -133,9 +135,9 @@ export class Memoryd {
   readonly facts = {
     list: (params: FactListParams = {}, options: CallOptions = {}): Promise<FactList> =>
       this.call({ ...route("facts.list"), query: { ...params }, retry: true, ...options }),
-    get: (factId: string, params: { end_user?: string } = {}, options: CallOptions = {}): Promise<FactWithHistory> =>
+    get: (factId: string, params: FactQuery = {}, options: CallOptions = {}): Promise<FactWithHistory> =>
       this.call({ ...route("facts.get", factId), query: params, retry: true, ...options }),
-    delete: (factId: string, params: { end_user?: string } = {}, options: CallOptions = {}): Promise<{ fact_id: string; restored: string[] }> =>
+    delete: (factId: string, params: FactQuery = {}, options: CallOptions = {}): Promise<{ fact_id: string; restored: string[] }> =>
       this.call({ ...route("facts.delete", factId), query: params, retry: false, ...options }),
   };
 

@@ -63,14 +63,14 @@ export function memoryRoutes(deps: { db: Db; index: FactIndexes; pipeline: Reque
       returns: { data: FactList },
       detail: { summary: "List the facts the key may see" },
     })
-    .get("/v1/memory/facts/:fact_id", ({ caller, params, query }) => getFact({ db, index, caller }, params.fact_id, query.end_user ?? null), {
+    .get("/v1/memory/facts/:fact_id", ({ caller, params, query }) => getFact({ db, index, caller }, params.fact_id, query), {
       auth: "memory.read",
       params: input(FactIdParams, "path"),
       query: input(FactQuery, "query"),
       returns: { data: FactWithHistory },
       detail: { summary: "One fact and the earlier versions of its claim" },
     })
-    .delete("/v1/memory/facts/:fact_id", ({ caller, params, query }) => deleteVisibleFact({ db, index, caller }, params.fact_id, query.end_user ?? null), {
+    .delete("/v1/memory/facts/:fact_id", ({ caller, params, query }) => deleteVisibleFact({ db, index, caller }, params.fact_id, query), {
       auth: "memory.write",
       params: input(FactIdParams, "path"),
       query: input(FactQuery, "query"),

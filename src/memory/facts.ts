@@ -1,5 +1,6 @@
 import { notFound } from "../errors";
-import type { Fact, FactList, FactListQuery, FactWithHistory, ListedFact } from "../schema/memory";
+import { actingAs } from "../agents/acting";
+import type { Fact, FactList, FactListQuery, FactQuery, FactWithHistory, ListedFact } from "../schema/memory";
 import type { ServiceContext } from "../service";
 import { readView } from "./as-of";
 import { deleteFact, olderVersions } from "./browse";
@@ -31,7 +32,8 @@ async function visibleOrdinal(ctx: ServiceContext, factId: string, endUserId: st
  * naming an end user lists only that person's facts; with `as_of`, the facts as they stood then.
  * Keyset paging on the id.
  */
-export async function listFacts(ctx: ServiceContext, query: FactListQuery): Promise<FactList> {
+export async function listFacts(caller: ServiceContext, query: FactListQuery): Promise<FactList> {
+  const ctx = await actingAs(caller, query.agent);
   const v = visibilityFor(ctx.caller, query.end_user ?? null);
   const { index, now } = await readView(ctx, v.workspaceId, query.as_of);
   const filter = readFilter(index, v, now);
@@ -54,7 +56,9 @@ export async function listFacts(ctx: ServiceContext, query: FactListQuery): Prom
 }
 
 /** A visible fact and the earlier versions of its claim the key may see (newest first). */
-export async function getFact(ctx: ServiceContext, factId: string, endUserId: string | null): Promise<FactWithHistory> {
+export async function getFact(caller: ServiceContext, factId: string, query: FactQuery): Promise<FactWithHistory> {
+  const ctx = await actingAs(caller, query.agent);
+  const endUserId = query.end_user ?? null;
   const { index, ord } = await visibleOrdinal(ctx, factId, endUserId);
   const v = visibilityFor(ctx.caller, endUserId);
   const replaced = await ctx.db.sql<{
@@ -90,7 +94,8 @@ export async function getFact(ctx: ServiceContext, factId: string, endUserId: st
  * Deletes a fact the key may see; once this returns no read on any instance serves it (its
  * tombstone commits with the delete). Versions it had replaced become current again.
  */
-export async function deleteVisibleFact(ctx: ServiceContext, factId: string, endUserId: string | null): Promise<{ fact_id: string; restored: string[] }> {
-  await visibleOrdinal(ctx, factId, endUserId);
+export async function deleteVisibleFact(caller: ServiceContext, factId: string, query: FactQuery): Promise<{ fact_id: string; restored: string[] }> {
+  const ctx = await actingAs(caller, query.agent);
+  await visibleOrdinal(ctx, factId, query.end_user ?? null);
   return deleteFact(ctx.db, factId);
 }

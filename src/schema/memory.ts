@@ -339,6 +339,7 @@ export const FactListQuery = Type.Composite([
     subject: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "only facts about this subject (exact)" })),
     kind: Type.Optional(FactKind),
     end_user: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "name this end user: their facts become visible, and only theirs are listed" })),
+    agent: ActingAgent,
     as_of: AsOf,
   }),
 ]);
@@ -354,7 +355,9 @@ export type FactList = Static<typeof FactList>;
 /** GET and DELETE /v1/memory/facts/:fact_id: a fact about an end user is visible only when the call names them. */
 export const FactQuery = Type.Object({
   end_user: Type.Optional(Text({ minLength: 1, maxLength: 200, description: "the end user the fact is about, if any" })),
+  agent: ActingAgent,
 });
+export type FactQuery = Static<typeof FactQuery>;
 export const FactIdParams = Type.Object({ fact_id: Text({ minLength: 1, maxLength: 200, description: "a fact id" }) });
 
 /** One fact with the versions of its claim the key may see: what it replaced, newest first. */

@@ -63,6 +63,11 @@ describeEachDb("agent scope", (get) => {
     expect((await rest(support, "GET", `/v1/memory/facts/${privateId}`)).status).toBe(200);
     expect((await rest(sales, "GET", `/v1/memory/facts/${privateId}`)).status).toBe(404);
     expect((await rest(open, "GET", `/v1/memory/facts/${privateId}`)).status).toBe(404);
+    // The facts API acts as the agent it names too.
+    expect(texts(await rest(open, "GET", "/v1/memory/facts?agent=support"))).toEqual(own);
+    expect((await rest(open, "GET", `/v1/memory/facts/${privateId}?agent=support`)).status).toBe(200);
+    expect((await rest(sales, "GET", "/v1/memory/facts?agent=support")).status).toBe(403);
+    expect((await rest(open, "GET", "/v1/memory/facts?agent=ghost")).status).toBe(422);
   });
 
   test("bad agent input is a 422 naming the field, never a 500", async () => {

@@ -122,7 +122,7 @@ describeEachDb("fact times", (get) => {
     expect(await search(second)).toEqual(["Mara runs the billing team."]);
     expect((await listFacts(serviceContext(db, second, ws.id), { limit: 50 })).facts.map((f) => f.fact_text)).toEqual(["Mara runs the billing team."]);
     const vacation = taught.factIds[0]!;
-    await expect(getFact(serviceContext(db, first, ws.id), vacation, null)).rejects.toMatchObject({ code: "not_found" });
+    await expect(getFact(serviceContext(db, first, ws.id), vacation, {})).rejects.toMatchObject({ code: "not_found" });
     const exported = [];
     for await (const fact of exportFacts(db, ws.id)) exported.push(fact);
     expect(exported.find((f) => f.fact_id === vacation)).toMatchObject({ expires_at: expiresAt.toISOString(), superseded_by: null });
