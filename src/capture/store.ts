@@ -187,7 +187,6 @@ export interface SupersededFact extends FactFlags {
   id: string;
   superseded_by: string;
   end_user_id: string | null;
-  agent_slug: string | null;
 }
 
 /** Marks older claim values superseded, stamped with the change sequence so indexes drop them. */

@@ -8,7 +8,7 @@ import { hiddenFromExternal, recordEvents, type FactFlags } from "../webhooks/ou
 import { nextFactSeq, recordTombstones } from "./changes";
 
 /** LIKE wildcards in user text are literal. */
-const likePattern = (text: string): string => `%${text.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+export const likePattern = (text: string): string => `%${text.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
 
 /**
  * A workspace's facts for the settings app, newest first, with every filter the operator may use
@@ -137,7 +137,7 @@ export async function releaseReplaced(tx: Queryable, workspaceId: string, seq: n
 export async function deleteFact(db: Db, factId: string): Promise<{ fact_id: string; restored: string[] }> {
   return db.transaction(async (tx) => {
     const [found] = await tx.sql<{ workspace_id: string; end_user_id: string | null } & FactFlags>`
-      SELECT workspace_id, end_user_id, sensitive, subject_type, origin FROM facts WHERE id = ${factId} FOR UPDATE`;
+      SELECT workspace_id, end_user_id, sensitive, subject_type, origin, agent_slug FROM facts WHERE id = ${factId} FOR UPDATE`;
     if (!found) throw notFound(`fact "${factId}"`);
     const seq = await nextFactSeq(tx, found.workspace_id);
     const back = await releaseReplaced(tx, found.workspace_id, seq, [factId]);

@@ -150,7 +150,7 @@ export async function mergeFacts(db: Db, request: MergeRequest): Promise<MergeRe
       });
     }
     const seq = await nextFactSeq(tx, kept.workspace_id);
-    const superseded = await tx.sql<FactFlags & { id: string; superseded_by: string; end_user_id: string | null; agent_slug: string | null }>`
+    const superseded = await tx.sql<FactFlags & { id: string; superseded_by: string; end_user_id: string | null }>`
       UPDATE facts SET superseded_by = ${kept.id}, changed_seq = ${seq} WHERE id = ANY(${[...request.merge]}::text[])
       RETURNING id, superseded_by, end_user_id, agent_slug, sensitive, subject_type, origin`;
     await recordEvents(tx, kept.workspace_id, superseded.map(factSuperseded));

@@ -5,14 +5,12 @@ import { sortableId } from "../ids";
 import { lockWorkspaceFacts } from "../capture/store";
 import type { ForgetFilter, ForgetPreview, ForgetRequest, ForgetRun } from "../schema/browse";
 import { hiddenFromExternal, recordEvents, type FactFlags } from "../webhooks/outbox";
-import { releaseReplaced } from "./browse";
+import { likePattern, releaseReplaced } from "./browse";
 import { nextFactSeq, recordTombstones } from "./changes";
 
 /** Facts deleted per transaction: each is short, so teaches in the workspace wait for one batch at most. */
 const FORGET_BATCH = 5_000;
 
-/** LIKE wildcards in the operator's text are literal. */
-const likePattern = (text: string): string => `%${text.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
 
 /** The filter as SQL over `facts f` of one workspace: every criterion given must hold. */
 function matching(workspaceId: string, filter: ForgetFilter): Fragment {
@@ -111,7 +109,7 @@ async function forgetBatch(
 ): Promise<{ deleted: number; restored: number }> {
   return db.transaction(async (tx) => {
     await lockWorkspaceFacts(tx, workspaceId);
-    const rows = await tx.sql<{ id: string; end_user_id: string | null; agent_slug: string | null } & FactFlags>`
+    const rows = await tx.sql<{ id: string; end_user_id: string | null } & FactFlags>`
       SELECT f.id, f.end_user_id, f.agent_slug, f.sensitive, f.subject_type, f.origin FROM facts f
        WHERE f.id = ANY(${[...candidates]}::text[]) AND ${matching(workspaceId, filter)}
        FOR UPDATE`;
@@ -126,7 +124,7 @@ async function forgetBatch(
       workspaceId,
       rows.map((r) => {
         const data = { fact_id: r.id, restored: [] };
-        return { type: "fact.deleted", data, external: hiddenFromExternal(r) || r.agent_slug !== null ? null : data, endUserId: r.end_user_id };
+        return { type: "fact.deleted", data, external: hiddenFromExternal(r) ? null : data, endUserId: r.end_user_id };
       }),
     );
     await tx.sql`UPDATE forget_runs SET deleted = deleted + ${ids.length}, restored = restored + ${back.length} WHERE id = ${runId}`;

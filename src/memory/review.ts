@@ -34,7 +34,6 @@ interface ReplacedRow extends FactFlags {
   workspace_id: string;
   superseded_by: string | null;
   end_user_id: string | null;
-  agent_slug: string | null;
   normalized: string;
 }
 
@@ -66,12 +65,12 @@ export async function restoreFact(db: Db, factId: string, request: RestoreReques
     await tx.sql`UPDATE facts SET superseded_by = NULL, changed_seq = ${seq} WHERE id = ${factId}`;
     const superseded =
       request.newer === "supersede"
-        ? await tx.sql<FactFlags & { id: string; superseded_by: string; end_user_id: string | null; agent_slug: string | null }>`
+        ? await tx.sql<FactFlags & { id: string; superseded_by: string; end_user_id: string | null }>`
             UPDATE facts SET superseded_by = ${factId}, changed_seq = ${seq} WHERE id = ${newerId} AND superseded_by IS NULL
             RETURNING id, superseded_by, end_user_id, agent_slug, sensitive, subject_type, origin`
         : [];
     const result: RestoreResult = { fact_id: factId, replaced_by: newerId, newer: superseded.length > 0 ? "superseded" : "kept" };
-    const hidden = hiddenFromExternal(old) || old.agent_slug !== null;
+    const hidden = hiddenFromExternal(old);
     await recordEvents(tx, old.workspace_id, [
       { type: "fact.restored", data: { ...result }, external: hidden ? null : { ...result }, endUserId: old.end_user_id },
       ...superseded.map(factSuperseded),

@@ -25,10 +25,13 @@ export interface FactFlags {
   sensitive: boolean;
   subject_type: string;
   origin: string;
+  /** An agent's own fact: no endpoint that is not internal hears of it. */
+  agent_slug: string | null;
 }
 
-/** The rule of visibility.ts for external keys, applied to a fact an event is about. */
-export const hiddenFromExternal = (f: FactFlags): boolean => f.sensitive || f.subject_type === "team" || f.origin === "agent_inferred";
+/** The rule of visibility.ts for external keys (and for an agent's own facts), applied to a fact an event is about. */
+export const hiddenFromExternal = (f: FactFlags): boolean =>
+  f.sensitive || f.subject_type === "team" || f.origin === "agent_inferred" || f.agent_slug !== null;
 
 /** The Standard Webhooks body: `{type, timestamp, data}`, serialised once (the bytes signed and sent). */
 const body = (type: string, timestamp: string, data: Record<string, unknown> | null): string | null =>
@@ -72,7 +75,7 @@ export async function announceExpiredFacts(db: Db, limit = 1000): Promise<number
           ORDER BY x.expires_at
           LIMIT ${limit}
           FOR UPDATE OF x SKIP LOCKED)
-      RETURNING f.workspace_id, f.id, f.expires_at, f.end_user_id, f.sensitive, f.subject_type, f.origin`;
+      RETURNING f.workspace_id, f.id, f.expires_at, f.end_user_id, f.sensitive, f.subject_type, f.origin, f.agent_slug`;
     const byWorkspace = new Map<string, OutboxEvent[]>();
     for (const row of rows.sort((a, b) => new Date(a.expires_at).getTime() - new Date(b.expires_at).getTime())) {
       const data = { fact_id: row.id, expires_at: new Date(row.expires_at).toISOString() };
@@ -92,7 +95,6 @@ export interface FactEventSource extends FactFlags {
   kind: string;
   subject: string;
   end_user_id: string | null;
-  agent_slug: string | null;
   confidence: number;
   recorded_at: Date;
   expires_at: Date | null;
@@ -116,13 +118,13 @@ export function factCreated(fact: FactEventSource): OutboxEvent {
     recorded_time: new Date(fact.recorded_at).toISOString(),
     expires_at: fact.expires_at === null ? null : new Date(fact.expires_at).toISOString(),
   };
-  return { type: "fact.created", data, external: hiddenFromExternal(fact) || fact.agent_slug !== null ? null : data, endUserId: fact.end_user_id };
+  return { type: "fact.created", data, external: hiddenFromExternal(fact) ? null : data, endUserId: fact.end_user_id };
 }
 
-/** `fact.superseded`: the fact that is no longer live and the one that replaced it (an agent's own: internal endpoints only). */
-export function factSuperseded(fact: FactFlags & { id: string; superseded_by: string; end_user_id: string | null; agent_slug: string | null }): OutboxEvent {
+/** `fact.superseded`: the fact that is no longer live and the one that replaced it. */
+export function factSuperseded(fact: FactFlags & { id: string; superseded_by: string; end_user_id: string | null }): OutboxEvent {
   const data = { fact_id: fact.id, superseded_by: fact.superseded_by };
-  return { type: "fact.superseded", data, external: hiddenFromExternal(fact) || fact.agent_slug !== null ? null : data, endUserId: fact.end_user_id };
+  return { type: "fact.superseded", data, external: hiddenFromExternal(fact) ? null : data, endUserId: fact.end_user_id };
 }
 
 /** The run an answer event is about. */

@@ -83,6 +83,9 @@ describeEachDb("webhook outbox", (get) => {
       ["fact.superseded", first.factIds[0]],
     ]);
     expect(seen[0]!.data).toMatchObject({ agent: "support" });
+    // Deleting the agent's live fact is announced inside only, as its creation was.
+    await deleteFact(db, second.factIds[0]!);
+    expect((await outbox(db, internal)).map((e) => e.type)).toEqual(["fact.created", "fact.created", "fact.superseded", "fact.deleted"]);
     expect(await outbox(db, external)).toEqual([]);
     // A workspace fact is announced everywhere, with no agent.
     await captureFacts(db, ws.id, [{ text: "Refunds take five days.", origin: "ingested" }]);
