@@ -11,7 +11,6 @@ import { nextFactSeq, recordTombstones } from "./changes";
 /** Facts deleted per transaction: each is short, so teaches in the workspace wait for one batch at most. */
 const FORGET_BATCH = 5_000;
 
-
 /** The filter as SQL over `facts f` of one workspace: every criterion given must hold. */
 function matching(workspaceId: string, filter: ForgetFilter): Fragment {
   const instant = (iso: string | undefined): Date | null => (iso === undefined ? null : new Date(iso));

@@ -30,8 +30,7 @@ export interface FactFlags {
 }
 
 /** The rule of visibility.ts for external keys (and for an agent's own facts), applied to a fact an event is about. */
-export const hiddenFromExternal = (f: FactFlags): boolean =>
-  f.sensitive || f.subject_type === "team" || f.origin === "agent_inferred" || f.agent_slug !== null;
+export const hiddenFromExternal = (f: FactFlags): boolean => f.sensitive || f.subject_type === "team" || f.origin === "agent_inferred" || f.agent_slug !== null;
 
 /** The Standard Webhooks body: `{type, timestamp, data}`, serialised once (the bytes signed and sent). */
 const body = (type: string, timestamp: string, data: Record<string, unknown> | null): string | null =>
