@@ -19,12 +19,14 @@ export interface LabelledPair {
   label: "supersede" | "both";
   why: string;
   end_user?: { id: string; name?: string };
+  /** For a replacement: what a user would ask afterwards, whose answer is the newer fact. */
+  question?: string;
 }
 
-export type PairSet = "dev" | "holdout" | "blind" | "blind2" | "blind3" | "blind4" | "blind5" | "blind6";
+export type PairSet = "dev" | "holdout" | "blind" | "blind2" | "blind3" | "blind4" | "blind5" | "blind6" | "blind7";
 
 /** Every labelled set, oldest first. */
-export const PAIR_SETS: readonly PairSet[] = ["dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6"];
+export const PAIR_SETS: readonly PairSet[] = ["dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7"];
 
 /**
  * The half of a set that rules may be tuned on and the half kept to check that the tuning carries
