@@ -6,8 +6,9 @@
  * of two pairs are two people's). Then, for each replacement that carries a question, a search for the
  * question counts as "current first" when the newer fact is in the first five and the older one
  * is not above it (hidden, or ranked below). Beside it, what capture hid: a replacement whose
- * older fact is no longer live is a replacement found; a "both" pair whose older fact is gone is a
- * true fact hidden. The plain baseline of the same run is the same search with recency alone
+ * older fact its newer fact replaced is a replacement found; a "both" pair whose newer fact
+ * replaced the older is a true fact hidden; an older fact skipped as a repeat of another pair's, or
+ * replaced by another pair's fact, is counted apart (the labels say nothing of those). The plain baseline of the same run is the same search with recency alone
  * deciding between the two (the newer first whenever both match), which bounds what ranking can do
  * without reading the facts.
  *
@@ -34,14 +35,16 @@ interface Reading {
   found: number;
   both: number;
   hidden: number;
+  /** Older facts skipped as another pair's duplicate or replaced by another pair's fact. */
+  elsewhere: number;
   misses: string[];
 }
 
 const bench = await openBenchDatabase();
 const app = testApp(bench.db);
 console.log(`database: ${bench.label}`);
-console.log("| set | half | questions | current first | stale above | newer not in 5 | baseline (newer first when both in 5) | replacements found | true facts hidden | replaces precision | replaces recall |");
-console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+console.log("| set | half | questions | current first | stale above | newer not in 5 | baseline (newer first when both in 5) | replacements found | true facts hidden | replaces precision | replaces recall | older gone by another pair |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const set of sets) {
   const pairs = loadPairs(set);
   for (const half of ["tune", "check"] as const) {
@@ -49,7 +52,7 @@ for (const set of sets) {
     const pct = (n: number, d: number): string => (d === 0 ? "-" : `${n}/${d} (${((100 * n) / d).toFixed(1)} %)`);
     const made = r.found + r.hidden;
     console.log(
-      `| ${set} | ${half} | ${r.questions} | ${pct(r.currentFirst, r.questions)} | ${r.staleAbove} | ${r.newerMissing} | ${pct(r.newerAboveWhenBoth, r.questions)} | ${r.found}/${r.replacements} | ${r.hidden}/${r.both} | ${made === 0 ? "1.000" : (r.found / made).toFixed(3)} | ${(r.found / Math.max(1, r.replacements)).toFixed(3)} |`,
+      `| ${set} | ${half} | ${r.questions} | ${pct(r.currentFirst, r.questions)} | ${r.staleAbove} | ${r.newerMissing} | ${pct(r.newerAboveWhenBoth, r.questions)} | ${r.found}/${r.replacements} | ${r.hidden}/${r.both} | ${made === 0 ? "1.000" : (r.found / made).toFixed(3)} | ${(r.found / Math.max(1, r.replacements)).toFixed(3)} | ${r.elsewhere} |`,
     );
     if (showMisses && half === "tune") for (const m of r.misses) console.log(`  ${m}`);
   }
@@ -65,16 +68,22 @@ async function readSet(given: readonly LabelledPair[]): Promise<Reading> {
   const now = Date.now();
   await teachAll(keys, pairs, "older", new Date(now - 2 * DAY));
   await teachAll(keys, pairs, "newer", new Date(now - DAY));
-  const live = await liveTexts(key.workspace);
-  const r: Reading = { questions: 0, currentFirst: 0, staleAbove: 0, newerMissing: 0, newerAboveWhenBoth: 0, replacements: 0, found: 0, both: 0, hidden: 0, misses: [] };
+  const stored = await replacedBy(key.workspace);
+  const r: Reading = { questions: 0, currentFirst: 0, staleAbove: 0, newerMissing: 0, newerAboveWhenBoth: 0, replacements: 0, found: 0, both: 0, hidden: 0, elsewhere: 0, misses: [] };
   for (const pair of pairs) {
-    const olderLive = live.has(pair.older);
+    // Only what the pair's own newer fact did is judged by its label; what another pair's fact did is counted apart.
+    const by = stored.get(pair.older);
+    const byItsNewer = by === pair.newer;
+    if (by === undefined || (by !== null && !byItsNewer)) {
+      r.elsewhere += 1;
+      r.misses.push(`OTHER  ${JSON.stringify(pair.older)} ${by === undefined ? "skipped as a duplicate" : `replaced by ${JSON.stringify(by)}`}`);
+    }
     if (pair.label === "supersede") {
       r.replacements += 1;
-      if (!olderLive) r.found += 1;
+      if (byItsNewer) r.found += 1;
     } else {
       r.both += 1;
-      if (!olderLive) {
+      if (byItsNewer) {
         r.hidden += 1;
         r.misses.push(`HIDDEN ${JSON.stringify(pair.older)} by ${JSON.stringify(pair.newer)}`);
       }
@@ -85,7 +94,8 @@ async function readSet(given: readonly LabelledPair[]): Promise<Reading> {
       key: await keys.next(),
       body: { query: pair.question, limit: 5, ...(pair.end_user ? { end_user: pair.end_user } : {}) },
     });
-    const texts: string[] = (found.json?.data?.facts ?? []).map((f: { fact_text: string }) => f.fact_text);
+    if (found.status !== 200) throw new Error(`search failed: ${found.status} ${found.text}`);
+    const texts: string[] = (found.json.data.facts as { fact_text: string }[]).map((f) => f.fact_text);
     const newerAt = texts.indexOf(pair.newer);
     const olderAt = texts.indexOf(pair.older);
     if (newerAt < 0) r.newerMissing += 1;
@@ -119,12 +129,13 @@ async function teachAll(keys: KeyRing, pairs: readonly LabelledPair[], side: "ol
   }
 }
 
-/** The texts of the workspace's live facts. */
-async function liveTexts(workspace: string): Promise<Set<string>> {
-  const rows = await bench.db.sql<{ text: string }>`
-    SELECT f.text FROM facts f JOIN workspaces w ON w.id = f.workspace_id
-     WHERE w.slug = ${workspace} AND f.superseded_by IS NULL`;
-  return new Set(rows.map((r) => r.text));
+/** Each stored fact's text and the text of the fact that replaced it (null: live). */
+async function replacedBy(workspace: string): Promise<Map<string, string | null>> {
+  const rows = await bench.db.sql<{ text: string; newer: string | null }>`
+    SELECT f.text, n.text AS newer FROM facts f JOIN workspaces w ON w.id = f.workspace_id
+      LEFT JOIN facts n ON n.id = f.superseded_by
+     WHERE w.slug = ${workspace}`;
+  return new Map(rows.map((r) => [r.text, r.newer]));
 }
 
 /** Keys of one workspace, a new one every 100 calls: each key may make 120 requests a minute. */

@@ -73,15 +73,16 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
 /**
  * The fact's claim: none when it carries markup, instructs, asks or tells what was once true (its
  * `silent` mode; no parse for markup); else the attribute lexicon's (none for a plan, hedge,
- * supposition or report), else the sentence rules'.
+ * supposition or report). Only that reading may replace a fact (capture/links.ts). The second
+ * reading (the sentence rules' where it differs, else the lexicon's of another attribute) may
+ * only link the fact to one it updates.
  */
 function claimOf(parse: FactParse | null, silent: Modality | undefined): ClaimReading {
   if (parse === null || silent !== undefined) return { claim: null, alternate: null, ruleClaim: null, rule: null, refusedBy: silent ?? "markup" };
   // A plan, hedge, supposition or report makes no lexicon claim; the sentence rules have blockers of their own.
   const [read, second] = parse.modalities.length === 0 ? lexiconClaims(parse) : [];
   const old = extractClaim(parse.input, parse.view, parse.subject);
-  if (read === undefined) return { ...old, alternate: null, ruleClaim: old.claim };
-  // The sentence rules' reading where it differs; else the lexicon's second ("married Omar": partner, then status).
+  if (read === undefined) return { claim: null, alternate: old.claim, ruleClaim: old.claim, rule: old.rule, refusedBy: old.refusedBy };
   const differs = old.claim !== null && claimKey(old.claim) !== claimKey(read.claim);
   const alternate = differs ? old.claim : (second?.claim ?? null);
   return { claim: read.claim, alternate, ruleClaim: old.claim, rule: read.rule, refusedBy: null };

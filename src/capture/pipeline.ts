@@ -2,8 +2,8 @@ import { sortableId } from "../ids";
 import type { Db, Queryable } from "../db/types";
 import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { claimKey, parseClaimKey } from "./claim-key";
-import { changedFact, changeSearchWords, type ChangeSide } from "./change";
-import { isChangeStatement } from "./statement";
+import { linkOf, type LinkCandidate } from "./links";
+import { updateOf, updateSideOf, type UpdateSide } from "./updates";
 import { continuedClaim, prepareClaim, relatePrepared, restates, type PreparedClaim } from "./relation";
 import { nextFactSeq } from "../memory/changes";
 import {
@@ -100,12 +100,14 @@ export function storeCaptured(db: Db, workspaceId: string, analysed: readonly An
   });
 }
 
-interface LiveFactClaim {
+interface LiveFactClaim extends LinkCandidate {
   id: string;
-  /** Whose own fact it is (null: the workspace's): a claim relates only to claims of its own scope. */
+  /**
+   * The end user it is about and whose own fact it is (null: the workspace's): a fact relates only
+   * to facts of its own scope, so one end user's words never hide or move another's facts.
+   */
+  endUserId: string | null;
   agent: string | null;
-  normalized: string;
-  claim: PreparedClaim;
   /** Observed, epoch milliseconds. */
   recordedAt: number;
 }
@@ -126,7 +128,7 @@ export interface Analysed {
 }
 
 /** A fact stored earlier in the same call, as a later change statement of the call sees it. */
-type BatchFact = ChangeSide & { id: string; endUserId: string | null; agent: string | null; recordedAt: number };
+type BatchFact = { side: UpdateSide; id: string; endUserId: string | null; agent: string | null; recordedAt: number };
 
 /** Under the capture lock: duplicates, claims and supersession, the insert. */
 async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: readonly Analysed[]): Promise<CaptureResult> {
@@ -136,7 +138,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   for (const user of endUsers.values()) await upsertEndUser(tx, workspaceId, user.id, user.name);
   // Duplicates within this call; duplicates of stored facts are refused by the unique index.
   const known = new Set<string>();
-  const wanted = analysed.flatMap((a) => claimsOf(a.analysis));
+  const wanted = analysed.flatMap((a) => [a.analysis.claim, a.analysis.alternate].filter((c): c is Claim => c !== null));
   const stored = await liveClaims(
     tx,
     workspaceId,
@@ -145,25 +147,20 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     [...new Set(analysed.map((a) => a.agent ?? ""))],
     now,
   );
-  // Live claims (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
-  let live: LiveFactClaim[] = stored.flatMap((row) =>
-    [
-      { key: row.claim_key, value: row.claim_value, negated: row.claim_negated },
-      { key: row.alt_claim_key, value: row.alt_claim_value, negated: row.alt_claim_negated },
-    ].flatMap(({ key, value, negated }) => {
-      const parts = key === null || value === null ? null : parseClaimKey(key);
-      if (parts === null) return [];
-      return [
-        {
-          id: row.id,
-          agent: row.agent_slug,
-          normalized: row.normalized,
-          recordedAt: row.recorded_ms,
-          claim: prepareClaim({ ...parts, value: value!, negated }),
-        },
-      ];
-    }),
-  );
+  // Live facts with a claim (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
+  const preparedOf = (key: string | null, value: string | null, negated: boolean): PreparedClaim | null => {
+    const parts = key === null || value === null ? null : parseClaimKey(key);
+    return parts === null ? null : prepareClaim({ ...parts, value: value!, negated });
+  };
+  let live: LiveFactClaim[] = stored.map((row) => ({
+    id: row.id,
+    endUserId: row.end_user_id,
+    agent: row.agent_slug,
+    normalized: row.normalized,
+    recordedAt: row.recorded_ms,
+    first: preparedOf(row.claim_key, row.claim_value, row.claim_negated),
+    second: preparedOf(row.alt_claim_key, row.alt_claim_value, row.alt_claim_negated),
+  }));
 
   // Facts this call stored or replaced, for change statements later in the same call.
   const batch: BatchFact[] = [];
@@ -177,35 +174,41 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   for (const { item, endUserId, agent, analysis } of analysed) {
     const recordedAt = item.recordedAt ?? now;
     const duplicateKey = `${endUserId ?? ""}\n${agent ?? ""}\n${analysis.normalized}`;
-    // Each reading of the claim (the lexicon's, the sentence rules') relates to each live claim of its scope.
-    const scoped = live.filter((old) => old.agent === agent);
-    const readings = claimsOf(analysis).map((found) => {
-      const prepared = prepareClaim(found);
-      const relations = scoped.map((old) => relatePrepared(prepared, old.claim));
-      return { found, prepared, relations, replaced: scoped.filter((_, i) => relations[i] === "supersede") };
-    });
-    // The same claim with the same value adds nothing when its words are all in the live fact's.
-    const restated = readings.some((r) => r.relations.some((rel, i) => rel === "duplicate" && restates(analysis.normalized, scoped[i]!.normalized)));
+    const storedEndUser = analysis.subjectType === "end_user" ? endUserId : null;
+    const scoped = live.filter((old) => old.agent === agent && old.endUserId === storedEndUser);
+    const first = analysis.claim === null ? null : prepareClaim(analysis.claim);
+    const second = analysis.alternate === null ? null : prepareClaim(analysis.alternate);
+    // The same claim with the same value adds nothing when its words are all in the live fact's (either reading).
+    const restated = scoped.some(
+      (old) =>
+        [first, second].some((n) => n !== null && [old.first, old.second].some((o) => o !== null && relatePrepared(n, o) === "duplicate")) &&
+        restates(analysis.normalized, old.normalized),
+    );
     if (known.has(duplicateKey) || restated) {
       skipped += 1;
       continue;
     }
     known.add(duplicateKey);
-    const replacedIds = new Set(readings.flatMap((r) => r.replaced.map((old) => old.id)));
-    const replaced = [...new Map(readings.flatMap((r) => r.replaced).map((old) => [old.id, old])).values()];
-    const [claim, alternate] = readings.map((r) =>
-      continuedClaim(
-        r.found,
-        r.replaced.map((old) => old.claim.claim),
-      ),
-    );
+    const newFact = { first, second };
+    const linked = scoped.flatMap((old) => {
+      const link = linkOf(newFact, old);
+      return link === null ? [] : [{ old, link }];
+    });
+    const replaced = linked.filter((l) => l.link.kind === "replaces").map((l) => l.old);
+    const replacedIds = new Set(replaced.map((old) => old.id));
+    // An update links to what was observed before it; what was observed after it already says the later state.
+    const updated = linked.filter((l) => l.link.kind === "updates" && l.old.recordedAt <= recordedAt.getTime());
+    const claim = analysis.claim === null ? null : continuedClaim(analysis.claim, replaced.flatMap((old) => (old.first ? [old.first.claim] : [])));
     const id = sortableId("fact");
-    const side: ChangeSide = { text: item.text, subject: analysis.subject, subjectType: analysis.subjectType, claim: analysis.ruleClaim };
+    const side = updateSideOf(item.text);
+    // A statement that something changed, read by its words: it may update, never replace.
     const changed =
-      replaced.length === 0 && analysis.mayReplace && isChangeStatement(item.text)
-        ? await changedStatement(tx, workspaceId, endUserId, agent, side, batch, replacedInBatch, now)
-        : null;
-    const keptBy = observedLater(changed === null ? replaced : [changed], recordedAt.getTime());
+      linked.length === 0 && analysis.mayReplace
+        ? (await updatedStatements(tx, workspaceId, storedEndUser, agent, side, batch, replacedInBatch, now)).filter((c) => c.recordedAt <= recordedAt.getTime())
+        : [];
+    const links = [...linked.filter((l) => l.link.kind === "replaces").map((l) => l.link.reason), ...updated.map((l) => l.link.reason), ...changed.map((c) => c.reason)];
+    const updates = [...new Set([...updated.map((l) => l.old.id), ...changed.map((c) => c.id)])];
+    const keptBy = observedLater(replaced, recordedAt.getTime());
     rows.push({
       id,
       text: item.text,
@@ -214,7 +217,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       origin: item.origin,
       subject: analysis.subject,
       subjectType: analysis.subjectType,
-      endUserId: analysis.subjectType === "end_user" ? endUserId : null,
+      endUserId: storedEndUser,
       agent,
       confidence: DEFAULT_CONFIDENCE[item.origin],
       recordedAt,
@@ -225,7 +228,9 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       claimSubject: claim?.subject ?? null,
       claimValue: claim?.value ?? null,
       claimNegated: claim?.negated ?? false,
-      alt: alternate ? { key: claimKey(alternate), subject: alternate.subject, value: alternate.value, negated: alternate.negated } : null,
+      alt: analysis.alternate ? { key: claimKey(analysis.alternate), subject: analysis.alternate.subject, value: analysis.alternate.value, negated: analysis.alternate.negated } : null,
+      updates: keptBy === null ? updates : [],
+      linkReason: keptBy === null && links.length > 0 ? links.join("; ") : null,
       source: item.source ?? null,
     });
     factIds.push(id);
@@ -233,20 +238,19 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       history.push({ id, keptBy: keptBy.id });
       continue;
     }
-    if (claim) {
-      if (replaced.length > 0) replaces.push({ newId: id, oldIds: replaced.map((old) => old.id) });
-      const kept = [claim, alternate].flatMap((c) =>
-        c ? [{ id, agent, normalized: analysis.normalized, claim: prepareClaim(c), recordedAt: recordedAt.getTime() }] : [],
-      );
-      live = [...live.filter((old) => !replacedIds.has(old.id)), ...kept];
-    }
-    if (changed !== null) {
-      replaces.push({ newId: id, oldIds: [changed.id] });
-      replacedInBatch.add(changed.id);
-      live = live.filter((old) => old.id !== changed.id);
-    }
+    if (replaced.length > 0) replaces.push({ newId: id, oldIds: replaced.map((old) => old.id) });
+    const kept: LiveFactClaim = {
+      id,
+      endUserId: storedEndUser,
+      agent,
+      normalized: analysis.normalized,
+      recordedAt: recordedAt.getTime(),
+      first: claim === null ? null : prepareClaim(claim),
+      second,
+    };
+    live = [...live.filter((old) => !replacedIds.has(old.id)), ...(claim !== null || second !== null ? [kept] : [])];
     for (const old of replaced) replacedInBatch.add(old.id);
-    batch.push({ ...side, id, endUserId, agent, recordedAt: recordedAt.getTime() });
+    batch.push({ side, id, endUserId: storedEndUser, agent, recordedAt: recordedAt.getTime() });
   }
 
   if (rows.length === 0) return { accepted_fact_count: analysed.length, created: 0, superseded: 0, skipped, factIds: [] };
@@ -299,36 +303,34 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   };
 }
 
-/** The fact's readings of its claim: the lexicon's (or the sentence rules' alone), then the other one's. */
-function claimsOf(analysis: FactAnalysis): Claim[] {
-  return analysis.claim === null ? [] : analysis.alternate === null ? [analysis.claim] : [analysis.claim, analysis.alternate];
-}
-
-/** How many recent candidates a change statement is compared with. */
+/** How many recent facts a change statement is compared with, and how many it may update. */
 const CHANGE_CANDIDATES = 50;
+const MAX_UPDATED = 3;
 
 /**
- * The live fact a change statement replaces, if any (see capture/change.ts): among the scope's
- * recent facts that share a word with it and those stored earlier in this call.
+ * The live facts a statement that something changed updates (capture/updates.ts): among the
+ * scope's recent facts that share a word with it and those stored earlier in this call, the most
+ * recent first.
  */
-async function changedStatement(
+async function updatedStatements(
   tx: Queryable,
   workspaceId: string,
   endUserId: string | null,
   agent: string | null,
-  newer: ChangeSide,
+  newer: UpdateSide,
   batch: readonly BatchFact[],
   replacedInBatch: ReadonlySet<string>,
   now: Date,
-): Promise<{ id: string; recordedAt: number } | null> {
-  const stored = await liveStatementsMentioning(tx, workspaceId, endUserId, agent, changeSearchWords(newer.text), CHANGE_CANDIDATES, now);
-  const candidates: (ChangeSide & { id: string; recordedAt: number })[] = [
+): Promise<{ id: string; recordedAt: number; reason: string }[]> {
+  const stored = await liveStatementsMentioning(tx, workspaceId, endUserId, agent, newer.words, CHANGE_CANDIDATES, now);
+  const candidates = [
     ...batch.filter((b) => b.endUserId === endUserId && b.agent === agent).reverse(),
-    ...stored.map((row) => {
-      const parts = row.claim_key === null ? null : parseClaimKey(row.claim_key);
-      const claim = parts && row.claim_value !== null ? { ...parts, value: row.claim_value, negated: row.claim_negated } : null;
-      return { id: row.id, recordedAt: row.recorded_ms, text: row.text, subject: row.subject, subjectType: row.subject_type, claim };
-    }),
+    ...stored.map((row) => ({ id: row.id, recordedAt: row.recorded_ms, side: updateSideOf(row.text) })),
   ].filter((c) => !replacedInBatch.has(c.id));
-  return changedFact(newer, candidates);
+  return candidates
+    .flatMap((c) => {
+      const reason = updateOf(newer, c.side);
+      return reason === null ? [] : [{ id: c.id, recordedAt: c.recordedAt, reason }];
+    })
+    .slice(0, MAX_UPDATED);
 }

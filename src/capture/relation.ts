@@ -77,6 +77,15 @@ export function relatePrepared(newer: PreparedClaim, older: PreparedClaim): Clai
 }
 
 /**
+ * Whether two claims are one claim of one subject: the same key, or the same one-valued attribute
+ * named more or less fully. Not a first name for a full one, not a value named under another
+ * attribute: those may make an *updates* link (capture/links.ts), never hide a fact.
+ */
+export function sameClaimOf(newer: PreparedClaim, older: PreparedClaim): boolean {
+  return newer.key === older.key || sameAttribute(newer, older);
+}
+
+/**
  * One claim about one person, named in full on one side and by first name on the other
  * ("Tomasz Wierzbicki lives in Kraków", "Tomasz moved to Gdańsk"). Only a person's own attributes
  * (the lexicon's personal and ownership records) are read so: "Acme" and "Acme Labs" are two companies.

@@ -27,6 +27,10 @@ export interface NewFactRow {
   alt?: StoredClaim | null;
   /** Where the fact came from (migration 022); null: not recorded. */
   source?: Provenance | null;
+  /** The live facts this one updates (migration 023): readers put it first, nothing is hidden. */
+  updates?: readonly string[];
+  /** Why it replaces or updates what it does, for review; null: it does neither. */
+  linkReason?: string | null;
 }
 
 /** Where a fact came from: the key that taught it (null: the operator or the CLI), the agent the call acted as, the route or tool. */
@@ -46,6 +50,7 @@ export interface StoredClaim {
 
 export interface LiveClaim {
   id: string;
+  end_user_id: string | null;
   agent_slug: string | null;
   normalized: string;
   claim_key: string | null;
@@ -100,7 +105,7 @@ export async function liveClaims(
   // "acme"); relating them rejects those, at the cost of a few more rows read under the lock.
   const firstWords = [...new Set(subjects.map((s) => s.split(" ")[0] ?? s))];
   return db.sql<LiveClaim>`
-    SELECT id, agent_slug, normalized, claim_key, claim_value, claim_negated, alt_claim_key, alt_claim_value, alt_claim_negated,
+    SELECT id, end_user_id, agent_slug, normalized, claim_key, claim_value, claim_negated, alt_claim_key, alt_claim_value, alt_claim_negated,
            (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms FROM facts
      WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
        AND (claim_key = ANY(${[...claimKeys]}::text[]) OR claim_subject = ANY(${[...subjects]}::text[])
@@ -124,10 +129,12 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
   const inserted = await db.sql<{ id: string }>`
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug,
                        confidence, recorded_at, expires_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
-                       alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, taught_by_key, taught_by_agent, taught_via, changed_seq)
+                       alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, taught_by_key, taught_by_agent, taught_via, updates, link_reason,
+                       changed_seq)
     SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id, r.agent_slug,
            r.confidence, r.recorded_at, r.expires_at, r.sensitive, r.pinned, r.claim_key, r.claim_subject, r.claim_value, r.claim_negated,
-           r.alt_claim_key, r.alt_claim_subject, r.alt_claim_value, r.alt_claim_negated, r.taught_by_key, r.taught_by_agent, r.taught_via, ${seq}
+           r.alt_claim_key, r.alt_claim_subject, r.alt_claim_value, r.alt_claim_negated, r.taught_by_key, r.taught_by_agent, r.taught_via,
+           string_to_array(r.updates, ' '), r.link_reason, ${seq}
       FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
                   ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
                   ${col("endUserId")}::text[], ${col("agent")}::text[], ${col("confidence").map(String)}::text[]::real[],
@@ -138,10 +145,12 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
                   ${rows.map((r) => r.alt?.key ?? null)}::text[], ${rows.map((r) => r.alt?.subject ?? null)}::text[],
                   ${rows.map((r) => r.alt?.value ?? null)}::text[], ${rows.map((r) => String(r.alt?.negated ?? false))}::text[]::boolean[],
                   ${rows.map((r) => r.source?.keyId ?? null)}::text[], ${rows.map((r) => r.source?.agent ?? null)}::text[],
-                  ${rows.map((r) => r.source?.via ?? null)}::text[])
+                  ${rows.map((r) => r.source?.via ?? null)}::text[],
+                  -- A fact's updates travel as one space-separated string: unnest cannot carry an array per row.
+                  ${rows.map((r) => (r.updates && r.updates.length > 0 ? r.updates.join(" ") : null))}::text[], ${rows.map((r) => r.linkReason ?? null)}::text[])
            AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug, confidence, recorded_at, expires_at,
                 sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
-                alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, taught_by_key, taught_by_agent, taught_via)
+                alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, taught_by_key, taught_by_agent, taught_via, updates, link_reason)
     ON CONFLICT DO NOTHING
     RETURNING id`;
   return new Set(inserted.map((r) => r.id));

@@ -43,11 +43,12 @@ export interface FactAnalysis {
   subjectType: SubjectType;
   kind: FactKind;
   sensitive: boolean;
+  /** The attribute lexicon's reading: the only one that may replace a fact (capture/links.ts). */
   claim: Claim | null;
   /**
-   * The fact's second reading, stored beside the first so a fact is related to older facts by
-   * either: the sentence rules' claim where it differs from the lexicon's, else the lexicon's
-   * reading of another attribute in the same words or in the fact's next sentence.
+   * The fact's second reading, stored beside the first: the sentence rules' claim where it differs
+   * from the lexicon's (or where the lexicon reads none), else the lexicon's reading of another
+   * attribute. It may link the fact to an older one it updates, never hide one.
    */
   alternate: Claim | null;
   /** The sentence rules' claim alone: what a change statement (capture/change.ts) compares. */

@@ -58,12 +58,13 @@ export interface FactRowOut {
   expires_ms: number | null;
   sensitive: boolean;
   pinned: boolean;
+  updates: string[] | null;
 }
 
 /** What the index reads of a fact (facts aliased `f`). */
 export const INDEX_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, f.agent_slug, f.confidence,
   (extract(epoch FROM f.recorded_at) * 1000)::float8 AS recorded_ms,
-  (extract(epoch FROM f.expires_at) * 1000)::float8 AS expires_ms, f.sensitive, f.pinned`;
+  (extract(epoch FROM f.expires_at) * 1000)::float8 AS expires_ms, f.sensitive, f.pinned, f.updates`;
 
 export const toIndexed = (r: FactRowOut): IndexedFact => ({
   id: r.id,
@@ -79,6 +80,7 @@ export const toIndexed = (r: FactRowOut): IndexedFact => ({
   expiresAt: r.expires_ms === null ? null : Number(r.expires_ms),
   sensitive: r.sensitive,
   pinned: r.pinned,
+  ...(r.updates !== null && r.updates.length > 0 && { updates: r.updates }),
 });
 
 /** The workspace's current sequence, or null when the workspace no longer exists. */
@@ -130,7 +132,7 @@ export async function loadFactChanges(db: Queryable, workspaceId: string, since:
     changed AS (
       (SELECT id, text, kind, origin, subject, subject_type, end_user_id, agent_slug, confidence,
               (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms,
-              (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, sensitive, pinned,
+              (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, sensitive, pinned, updates,
               superseded_by IS NOT NULL AS gone
          FROM facts
         WHERE workspace_id = ${workspaceId} AND changed_seq > ${since}
@@ -138,7 +140,7 @@ export async function loadFactChanges(db: Queryable, workspaceId: string, since:
         LIMIT ${limit + 1})
       UNION ALL
       (SELECT fact_id, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::real,
-              NULL::float8, NULL::float8, NULL::boolean, NULL::boolean, true
+              NULL::float8, NULL::float8, NULL::boolean, NULL::boolean, NULL::text[], true
          FROM fact_tombstones
         WHERE workspace_id = ${workspaceId} AND seq > ${since}
         ORDER BY seq

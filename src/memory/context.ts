@@ -3,6 +3,7 @@ import type { ContextPacket, RestContextRequest } from "../schema/memory";
 import { countsRecalls, type ServiceContext } from "../service";
 import type { SemanticQuery } from "../embeddings/semantic";
 import type { FactIndex } from "./index/fact-index";
+import { asksAboutThePast, putNewerFirst } from "./index/freshness";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
 import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "./index/ranking";
 import { semanticQuery } from "./search";
@@ -39,12 +40,15 @@ export function contextFromIndex(index: FactIndex, v: Visibility, input: RestCon
   const seen = new Set(pinned);
 
   const aboutActor: number[] = [];
-  // With an embeddings endpoint, each ranked layer fuses the rank by words with the rank by vector.
+  const past = asksAboutThePast(input.query, plan.time.windows, now);
+  // With an embeddings endpoint, each ranked layer fuses the rank by words with the rank by vector;
+  // then, as on search, the newer fact of an update goes directly above the one it updates.
   const ranked = (limit: number, onlyEndUser: boolean): number[] => {
     if (!plan.hasTerms) return [];
     const depth = semantic === null ? limit : Math.max(limit, FUSION_DEPTH);
     const lexical = rankFacts(index, plan, filter, { limit: depth, onlyEndUser, exclude: seen, now });
-    return semantic === null ? lexical : fuseWithVectors(index, lexical, semantic, filter, { limit, exclude: seen, onlyEndUser }).ords;
+    const ords = semantic === null ? lexical : fuseWithVectors(index, lexical, semantic, filter, { limit, exclude: seen, onlyEndUser }).ords;
+    return past ? ords : putNewerFirst(index, ords, filter, undefined, seen);
   };
   if (endUserId !== null) {
     const relevant = ranked(MAX_ABOUT_ACTOR, true);

@@ -5,6 +5,7 @@ import { countsRecalls, type ServiceContext } from "../service";
 import type { FactIndex } from "./index/fact-index";
 import { actingAs } from "../agents/acting";
 import { readView } from "./as-of";
+import { asksAboutThePast, putNewerFirst } from "./index/freshness";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
 import { planQuery, type QueryPlan, RANKING, rankFacts, type ReadFilter, readFilter, recentFacts, type RankingParams } from "./index/ranking";
 import { timeOnlyExplanation } from "./time/fact-lift";
@@ -102,11 +103,26 @@ function finishSearch(ranking: WordRanking, semantic: SemanticQuery | null): Sea
     lexical = byTime(ranking);
   }
   const fused = semantic !== null && plan.hasTerms ? fuseWithVectors(index, lexical, semantic, filter, { limit: input.limit }) : null;
+  const ranked = fused?.ords ?? lexical.slice(0, input.limit);
+  // The newer fact of an update goes directly above the one it updates, unless the query asks how things were.
+  const placedFor = new Map<number, number>();
+  const ords = asksAboutThePast(input.query, plan.time.windows, ranking.now) ? ranked : putNewerFirst(index, ranked, filter, placedFor).slice(0, input.limit);
+  const updatedBy = new Map([...placedFor].map(([newer, older]) => [older, newer]));
   return {
-    facts: (fused?.ords ?? lexical.slice(0, input.limit)).map((ord) => {
+    facts: ords.map((ord) => {
       const vector = fused?.vector.get(ord);
-      const lexical = explain?.get(ord) ?? (explain !== undefined && vector !== undefined ? emptyExplanation() : undefined);
-      const explanation = lexical === undefined || vector === undefined ? lexical : { ...lexical, vector };
+      const placed = placedFor.get(ord);
+      const lexical =
+        explain?.get(ord) ?? (explain !== undefined && (vector !== undefined || placed !== undefined) ? emptyExplanation() : undefined);
+      const explanation =
+        lexical === undefined
+          ? undefined
+          : {
+              ...lexical,
+              ...(vector !== undefined && { vector }),
+              ...(placed !== undefined && { updates: index.ids[placed]! }),
+              ...(updatedBy.has(ord) && { updated_by: index.ids[updatedBy.get(ord)!]! }),
+            };
       return explanation === undefined ? index.factAt(ord) : { ...index.factAt(ord), explanation };
     }),
   };

@@ -145,7 +145,10 @@ function claimOfMatch(parse: FactParse, match: LexiconMatch): LexiconClaim | nul
   const rule = `${record.attribute}:${template.role}`;
   // "Launch got pushed back to 16 May": a date of an event is the event's date, whatever the record.
   const event = record.value === "date" && value !== null ? eventDate(subject) : null;
-  if (event !== null && template.role !== "ends") return { claim: oneValued(event.subject, `${event.event} date`, value!, match.negated), rule };
+  if (event !== null && template.role !== "ends") {
+    const which = START_DATES.has(record.attribute) ? "start date" : "date";
+    return { claim: oneValued(event.subject, `${event.event} ${which}`, value!, match.negated), rule };
+  }
   // "runs on Python 3.9": the version of Python, not of whatever else the subject runs.
   const versioned = record.value === "version" && value !== null ? splitVersion(value) : null;
   if (versioned !== null) {
@@ -193,6 +196,9 @@ function withoutAttributeWords(value: string, record: AttributeRecord): string {
 }
 
 /** "the atlas launch" -> atlas, launch; "launch" -> the workspace's launch. */
+/** Records that date when an event starts: "kicked off on March 3" is not when the migration is due. */
+const START_DATES: ReadonlySet<string> = new Set(["kickoff date"]);
+
 function eventDate(subject: string): { subject: string; event: string } | null {
   const words = subject.split(" ");
   const event = words.at(-1)!;

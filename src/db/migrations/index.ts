@@ -21,6 +21,7 @@ import agentScope from "./019_agent_scope.sql" with { type: "text" };
 import factRecalls from "./020_fact_recalls.sql" with { type: "text" };
 import forgetRuns from "./021_forget_runs.sql" with { type: "text" };
 import factProvenance from "./022_fact_provenance.sql" with { type: "text" };
+import factUpdates from "./023_fact_updates.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, name: "fact_recalls", sql: factRecalls },
   { version: 21, name: "forget_runs", sql: forgetRuns },
   { version: 22, name: "fact_provenance", sql: factProvenance },
+  { version: 23, name: "fact_updates", sql: factUpdates },
 ];

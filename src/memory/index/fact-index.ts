@@ -24,6 +24,8 @@ export interface IndexedFact {
   expiresAt: number | null;
   sensitive: boolean;
   pinned: boolean;
+  /** The live facts this one updates (capture/links.ts): a reader puts it above them. */
+  updates?: readonly string[];
 }
 
 export const KINDS: readonly FactKind[] = ["decision", "preference", "profile_fact", "observation"];
@@ -116,6 +118,8 @@ export interface IndexParts extends FactColumns {
   agents: string[];
   terms: string[];
   postings: Postings[];
+  /** Update links as [newer id, older id] pairs, flattened. */
+  links: string[];
 }
 
 /**
@@ -217,6 +221,9 @@ export class FactIndex implements FactColumns {
    * compaction drops it, and the next such query sorts again.
    */
   private recency: number[] | null = null;
+  /** Update links by id (not ordinal, so compaction leaves them be): older -> newer facts, and newer -> older. */
+  private readonly newerOf = new Map<string, string[]>();
+  private readonly olderOf = new Map<string, readonly string[]>();
   private readonly ordinalOf = new Map<string, number>();
   private readonly subjectIds = new Map<string, number>();
   private readonly endUserIds = new Map<string, number>();
@@ -267,6 +274,7 @@ export class FactIndex implements FactColumns {
     // where counting in a map first took two, and a cold build looks up every word of every fact.
     for (const term of terms) this.occurrence(term, ord, false);
     for (const term of meaningTerms) this.occurrence(term, ord, true);
+    if (fact.updates !== undefined && fact.updates.length > 0) this.link(fact.id, fact.updates);
     this.append(this.subjects[this.subjectOf[ord]!]!.facts, ord, 1);
     const recency = this.recency;
     if (recency !== null && (recency.length === 0 || this.observedBefore(recency[recency.length - 1]!, ord))) recency.push(ord);
@@ -322,7 +330,8 @@ export class FactIndex implements FactColumns {
       if (endUser >= 0) index.endUserFacts[endUser]!.push(ord);
       if (parts.flags[ord]! & PINNED) index.pinned.add(ord);
     }
-    if (index.ordinalOf.size !== count) return null;
+    if (index.ordinalOf.size !== count || parts.links.length % 2 !== 0) return null;
+    for (let i = 0; i < parts.links.length; i += 2) index.link(parts.links[i]!, [parts.links[i + 1]!]);
     const inRange = (p: Postings): boolean => p.size === 0 || p.data[p.size - 1]! >>> TF_BITS < count;
     parts.subjects.forEach((subject, id) => {
       index.subjects[id]!.facts = subject.facts;
@@ -353,13 +362,42 @@ export class FactIndex implements FactColumns {
       agents: [...this.agents],
       terms,
       postings: terms.map((term) => this.postings.get(term)!),
+      links: [...this.olderOf].flatMap(([newer, olders]) => olders.flatMap((older) => [newer, older])),
     };
+  }
+
+  /** The live facts that update the fact with this id (capture/links.ts), in the order they were linked. */
+  newerThan(id: string): readonly string[] {
+    return this.newerOf.get(id) ?? [];
+  }
+
+  /** Records that `newer` updates each of `olders`. */
+  private link(newer: string, olders: readonly string[]): void {
+    this.olderOf.set(newer, [...(this.olderOf.get(newer) ?? []), ...olders]);
+    for (const older of olders) {
+      const list = this.newerOf.get(older);
+      if (list === undefined) this.newerOf.set(older, [newer]);
+      else if (!list.includes(newer)) list.push(newer);
+    }
+  }
+
+  /** Forgets the links a fact made (it left the index, or is about to be re-added). */
+  private unlink(newer: string): void {
+    const olders = this.olderOf.get(newer);
+    if (olders === undefined) return;
+    this.olderOf.delete(newer);
+    for (const older of olders) {
+      const list = this.newerOf.get(older)?.filter((id) => id !== newer) ?? [];
+      if (list.length === 0) this.newerOf.delete(older);
+      else this.newerOf.set(older, list);
+    }
   }
 
   /** Takes a fact out of search (superseded, deleted, or about to be re-added). */
   remove(id: string): void {
     const ord = this.ordinalOf.get(id);
     if (ord === undefined) return;
+    this.unlink(id);
     this.ordinalOf.delete(id);
     this.flags[ord] = 0;
     this.pinned.delete(ord);

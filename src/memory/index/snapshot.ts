@@ -15,7 +15,7 @@ import * as timeWords from "../time/words";
  */
 
 /** Bump when the layout below or what `FactIndex.add` derives from a fact changes. */
-const LAYOUT = 8;
+const LAYOUT = 9;
 const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 
 /**
@@ -213,6 +213,8 @@ export function encodeIndex(index: FactIndex): Uint8Array | null {
   // The short facts' lists (Postings.short), for the terms that have one.
   w.column(fill(new Uint8Array(parts.postings.length), parts.postings, (p) => (p.short === undefined ? 0 : 1)));
   w.postings(parts.postings.flatMap((p) => (p.short === undefined ? [] : [p.short])));
+  w.u32s(parts.links.length);
+  if (!w.strings(parts.links)) return null;
   return w.finish();
 }
 
@@ -242,8 +244,9 @@ export function decodeIndex(bytes: Uint8Array): FactIndex | null {
     hasShort.forEach((flag, i) => {
       if (flag === 1) postings[i]!.short = shorts[next++]!;
     });
+    const links = r.strings(r.u32());
     const subjects = subjectNames.map((name, i) => ({ name, facts: subjectFacts[i]! }));
-    const parts: IndexParts = { ...columns, ids, textBytes, subjects, endUsers, agents, terms, postings };
+    const parts: IndexParts = { ...columns, ids, textBytes, subjects, endUsers, agents, terms, postings, links };
     return r.atEnd() ? FactIndex.restore(parts) : null;
   } catch (error) {
     if (error instanceof Malformed || error instanceof TypeError || error instanceof RangeError) return null;

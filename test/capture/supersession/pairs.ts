@@ -1,15 +1,14 @@
 /**
  * The labelled supersession pairs (*.jsonl: dev, holdout and the sets written blind) and how capture
- * judges one: the newer fact supersedes the older when a reading of each makes a claim and
- * `relateFacts` says so (the same key, or a newer fact that names the older one's value as the one
- * it replaces), or when it is a change statement that replaces it (capture/change.ts). Used by the
- * pipeline's tests and by bench/supersession.ts.
+ * judges one: the newer fact replaces the older only when the lexicon's reading of both is one
+ * claim (capture/links.ts). Used by the pipeline's tests and by bench/supersession.ts and
+ * bench/current-first.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeFact, normalizeForDuplicates } from "../../../src/capture/analyze";
-import { changedFact, type ChangeSide } from "../../../src/capture/change";
-import { relateFacts, restates, type ClaimRelation } from "../../../src/capture/relation";
+import { linkOf, type Link } from "../../../src/capture/links";
+import { prepareClaim, relatePrepared, restates, type ClaimRelation } from "../../../src/capture/relation";
 import type { Claim } from "../../../src/capture/types";
 
 export interface LabelledPair {
@@ -50,24 +49,28 @@ export function loadPairs(set: PairSet): LabelledPair[] {
     .map((line) => JSON.parse(line) as LabelledPair);
 }
 
-/** What the pipeline would do with the newer fact, given the older one is live. */
+/**
+ * What the pipeline would do with the newer fact, given the older one is live: "supersede" when it
+ * replaces it (capture/links.ts: only the lexicon's reading of both, the same claim), "duplicate"
+ * when it is skipped, else "coexist" (an *updates* link included: nothing is hidden).
+ */
 export function judgePair(pair: LabelledPair): ClaimRelation {
+  return linkPair(pair).relation;
+}
+
+/** `judgePair`, with the link the newer fact makes to the older one (null: none). */
+export function linkPair(pair: LabelledPair): { relation: ClaimRelation; link: Link | null } {
   const input = (text: string) => ({ text, teamMembers: [], ...(pair.end_user ? { endUser: pair.end_user } : {}) });
-  const side = (text: string): ChangeSide & { mayReplace: boolean; claims: Claim[] } => {
-    const a = analyzeFact(input(text));
-    const claims = [a.claim, a.alternate].filter((c): c is Claim => c !== null);
-    return { text, subject: a.subject, subjectType: a.subjectType, claim: a.ruleClaim, mayReplace: a.mayReplace, claims };
-  };
-  const older = side(pair.older);
-  const newer = side(pair.newer);
-  const relations = newer.claims.flatMap((n) => older.claims.map((o) => relateFacts(n, o)));
+  const prepared = (claim: Claim | null) => (claim === null ? null : prepareClaim(claim));
+  const older = analyzeFact(input(pair.older));
+  const newer = analyzeFact(input(pair.newer));
+  const o = { normalized: older.normalized, first: prepared(older.claim), second: prepared(older.alternate) };
+  const n = { first: prepared(newer.claim), second: prepared(newer.alternate) };
+  const duplicate = [n.first, n.second].some((a) => a !== null && [o.first, o.second].some((b) => b !== null && relatePrepared(a, b) === "duplicate"));
   // As capture does: a same-valued claim is skipped only when it adds no word.
-  if (relations.includes("duplicate") && restates(normalizeForDuplicates(pair.newer), normalizeForDuplicates(pair.older))) return "duplicate";
-  if (relations.includes("supersede")) return "supersede";
-  // Where the claims find no replacement, a change statement may still replace the older fact.
-  // A stored candidate carries its second reading where it has one, else its first (capture/store.ts).
-  const stored = { ...older, claim: older.claims[1] ?? older.claims[0] ?? null };
-  return newer.mayReplace && changedFact(newer, [stored]) !== null ? "supersede" : "coexist";
+  if (duplicate && restates(normalizeForDuplicates(pair.newer), normalizeForDuplicates(pair.older))) return { relation: "duplicate", link: null };
+  const link = linkOf(n, o);
+  return { relation: link?.kind === "replaces" ? "supersede" : "coexist", link };
 }
 
 export interface Score {

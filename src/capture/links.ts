@@ -1,0 +1,72 @@
+/**
+ * How a new fact relates to a live older one of its scope: it *replaces* it (the older is hidden
+ * and kept as history) only when sure, and *updates* it (both stay live; readers put the newer
+ * first) when the evidence is weaker. Pure, so the pipeline, `facts reclaim` and the labelled
+ * pairs decide the same way (docs/memory.md, "Replaces and updates").
+ */
+import { relatePrepared, sameClaimOf, type PreparedClaim } from "./relation";
+
+export type LinkKind = "replaces" | "updates";
+
+export interface Link {
+  kind: LinkKind;
+  /** Which record and which words made the link, for review (`memoryd facts explain`). */
+  reason: string;
+}
+
+/** A live fact as the decision sees it: its stored readings, first the lexicon's. */
+export interface LinkCandidate {
+  normalized: string;
+  /** The attribute lexicon's reading, as stored (`claim_*`). */
+  first: PreparedClaim | null;
+  /** The second reading (`alt_claim_*`): it may make an *updates* link only. */
+  second: PreparedClaim | null;
+}
+
+/** A new fact as the decision sees it. */
+export interface LinkingFact {
+  /** The lexicon's reading. */
+  first: PreparedClaim | null;
+  second: PreparedClaim | null;
+}
+
+/**
+ * Where one fact joins two statements ("I work in Leeds, and I have a dog"): a fact that holds
+ * several claims is hidden only when all of them change, which one reading cannot tell, so a change
+ * to one of them makes an *updates* link. Matched in the duplicate-normalised text (lower case).
+ */
+const CLAUSE_JOINS: readonly string[] = [". ", "; ", ", and ", ", but ", ", while ", ", so ", ", plus ", " and i ", " and we ", " and my ", " and our "];
+
+export function holdsSeveralClaims(normalized: string): boolean {
+  return CLAUSE_JOINS.some((join) => normalized.includes(join));
+}
+
+/**
+ * The link a new fact makes to an older one, or null. *Replaces* needs the one reading (the
+ * lexicon's) of both facts to name the same subject and the same one-valued attribute (or the
+ * same many-valued relation, denied) with another value (the lexicon reads a claim only from a
+ * plain present assertion: no markup, instruction, question, plan, hedge, report or history), and
+ * the older to hold that one claim. Anything else that reads as a change of the same
+ * claim (a second reading, a first name for a full one, a value named as replaced under another
+ * attribute, an older fact of several claims) only *updates*.
+ */
+export function linkOf(newer: LinkingFact, older: LinkCandidate): Link | null {
+  if (newer.first !== null && older.first !== null && relatePrepared(newer.first, older.first) === "supersede") {
+    const sure = sameClaimOf(newer.first, older.first) && !holdsSeveralClaims(older.normalized);
+    return { kind: sure ? "replaces" : "updates", reason: describe(sure ? "replaces" : "updates", newer.first, older.first) };
+  }
+  for (const n of [newer.first, newer.second]) {
+    for (const o of [older.first, older.second]) {
+      if (n === null || o === null || (n === newer.first && o === older.first)) continue;
+      if (relatePrepared(n, o) === "supersede") return { kind: "updates", reason: `${describe("updates", n, o)} (second reading)` };
+    }
+  }
+  return null;
+}
+
+function describe(kind: LinkKind, newer: PreparedClaim, older: PreparedClaim): string {
+  const n = newer.claim;
+  const o = older.claim;
+  const value = (v: string, negated: boolean): string => (negated ? `not "${v}"` : `"${v}"`);
+  return `${kind}: lexicon "${n.attribute}" of "${n.subject}", ${value(o.value, o.negated)} -> ${value(n.value, n.negated)}`;
+}

@@ -1,0 +1,103 @@
+/**
+ * The *updates* reader: a newer statement that says something changed ("Swapped on-call: Devon is
+ * covering payments now", "v4.2 slipped to the 19th") about what an older fact of the same scope
+ * says ("On-call for payments this week is Alicia", "v4.2 ships on the 12th"). It hides nothing:
+ * readers put the newer fact first (memory/index/freshness.ts). Change words and shared words are
+ * weak evidence, which is why they may only ever make this link (capture/links.ts has the one gate
+ * that hides).
+ */
+import { termOf } from "../memory/index/terms";
+import { FUNCTION_WORDS } from "./rules/lexicon";
+
+/**
+ * Words that say a state changed, as written (no stemming: "moved" is a change, "movie" is not).
+ * Each record is a cue and the forms it is written in.
+ */
+const CHANGE_CUES: readonly { cue: string; forms: readonly string[] }[] = [
+  { cue: "now", forms: ["now", "nowadays", "currently", "anymore", "longer", "instead", "again", "effective", "starting", "forward"] },
+  { cue: "switch", forms: ["switch", "switched", "switching", "swap", "swapped", "swapping", "trade", "traded", "replaced", "replacing", "replaces", "handed", "handing"] },
+  { cue: "move", forms: ["moved", "moving", "moves", "relocated", "relocating", "migrated", "migrating", "transferred", "reassigned", "rehomed"] },
+  { cue: "leave", forms: ["left", "leaving", "quit", "quitting", "resigned", "dropped", "gave", "sold", "ended", "stopped", "cancelled", "canceled"] },
+  { cue: "start", forms: ["joined", "started", "became", "promoted", "took", "taking", "covering", "hired", "bought", "adopted", "returned", "back"] },
+  { cue: "reschedule", forms: ["pushed", "slipped", "delayed", "postponed", "rescheduled", "bumped", "brought", "extended", "shortened"] },
+  { cue: "amount", forms: ["grew", "grown", "increased", "decreased", "raised", "lowered", "doubled", "halved", "reduced", "cut", "expanded", "shrank"] },
+  { cue: "change", forms: ["changed", "changing", "change", "update", "updated", "new", "upgraded", "downgraded", "renamed", "revised", "went"] },
+];
+const CUE_OF: ReadonlyMap<string, string> = new Map(CHANGE_CUES.flatMap(({ cue, forms }) => forms.map((form) => [form, cue] as const)));
+
+/** Words too general to say two facts are about one thing. */
+const NOT_TOPICS: ReadonlySet<string> = new Set(["week", "month", "year", "day", "today", "time", "thing", "last", "next", "this", "that", "there"]);
+
+/** A fact as the updates reader compares it. */
+export interface UpdateSide {
+  /** Content words, lower case, without function words or change words: what candidates are looked up by. */
+  words: readonly string[];
+  /** Their stems (the search index's, so "renews" meets "renewal"): what two facts are compared on. */
+  content: ReadonlySet<string>;
+  /** Runs of capitalised words ("cobalt textiles"), lower case, without a lone capital that opens the sentence. */
+  names: readonly string[];
+  /** The first change word the fact holds, if any. */
+  cue: string | undefined;
+}
+
+/** Words: letters, digits and the dots and hyphens inside them ("v4.2", "fly.io", "on-call"). */
+const WORD = /[\p{L}\p{N}](?:[\p{L}\p{N}.-]*[\p{L}\p{N}])?/gu;
+
+export function updateSideOf(text: string): UpdateSide {
+  const words = text.replace(/['’]s\b/gu, "").match(WORD) ?? [];
+  const content = new Set<string>();
+  const looked = new Set<string>();
+  const names: string[] = [];
+  let run: string[] = [];
+  let runFrom = 0;
+  let cue: string | undefined;
+  const endRun = (): void => {
+    // A lone capital at the sentence's start is only the sentence's first word.
+    if (run.length > 1 || (run.length === 1 && runFrom > 0)) names.push(run.join(" "));
+    run = [];
+  };
+  words.forEach((word, i) => {
+    const lower = word.toLowerCase();
+    cue ??= CUE_OF.get(lower);
+    // Titles and initials ("Dr", "J") are not part of a name: two doctors are not one thing.
+    if (/^\p{Lu}/u.test(word) && word.length > 2 && !FUNCTION_WORDS.has(lower) && !CUE_OF.has(lower)) {
+      if (run.length === 0) runFrom = i;
+      run.push(lower);
+    } else endRun();
+    if (FUNCTION_WORDS.has(lower) || CUE_OF.has(lower) || NOT_TOPICS.has(lower) || (lower.length < 3 && !/\d/u.test(lower))) return;
+    looked.add(lower);
+    content.add(termOf(lower));
+  });
+  endRun();
+  return { words: [...looked], content, names, cue };
+}
+
+/**
+ * Two names of two things: they share a word but neither holds the other ("Cobalt Freight",
+ * "Cobalt Textiles"). A name within another is short for it ("Brightline" for "Brightline Dental",
+ * "Falcon" for "Project Falcon").
+ */
+function namesConflict(older: UpdateSide, newer: UpdateSide): boolean {
+  const within = (a: string, b: string): boolean => ` ${b} `.includes(` ${a} `);
+  return older.names.some((o) => newer.names.some((n) => !within(o, n) && !within(n, o) && o.split(" ").some((w) => n.split(" ").includes(w))));
+}
+
+/** Words two facts share before a newer one without a change word is read as a new state of the same thing. */
+const TOPIC_WITHOUT_CUE = 2;
+
+/**
+ * Why the newer fact updates the older, or null: it names no other thing of the same name, and
+ * either says something changed and shares a content word with the older, or shares two and says
+ * something the older does not (a new state of the same thing, said plainly).
+ */
+export function updateOf(newer: UpdateSide, older: UpdateSide): string | null {
+  if (namesConflict(older, newer)) return null;
+  const shared = [...newer.content].filter((w) => older.content.has(w));
+  const saysMore = shared.length < newer.content.size;
+  if (shared.length === 0 || (newer.cue === undefined && (shared.length < TOPIC_WITHOUT_CUE || !saysMore))) return null;
+  const how = newer.cue === undefined ? "a new statement" : `change word "${newer.cue}"`;
+  return `updates: ${how}, both about ${shared
+    .slice(0, 3)
+    .map((w) => `"${w}"`)
+    .join(", ")}`;
+}

@@ -1,0 +1,6 @@
+-- Two relations between a new fact and an older one (docs/memory.md, "Replaces and updates"):
+-- *replaces* hides the older one (superseded_by, as before); *updates* hides nothing and is stored
+-- here, on the newer fact, as the ids of the facts it updates, so a reader can put it first.
+-- link_reason says which record and which words made either link, for review.
+ALTER TABLE facts ADD COLUMN updates text[];
+ALTER TABLE facts ADD COLUMN link_reason text;

@@ -1,0 +1,88 @@
+/**
+ * The freshness link at read time: a fact that matches a query and has a newer fact that updates
+ * it (capture/links.ts; a replaced fact is not in the index at all) gets that newer fact directly
+ * above it, brought in when it did not match on its own words ("how do I get to work?" finds "I
+ * ride a Vespa to work"; "Traded the Vespa for an e-bike last week" follows it in, first). A
+ * question about the past keeps the plain order.
+ */
+import type { FactIndex } from "./fact-index";
+import { isVisible, type ReadFilter } from "./ranking";
+import { wordsOf } from "./terms";
+import type { TimeWindow } from "../time/query-time";
+
+/** Words that ask how things were: the newer fact is then not the answer. Lower case. */
+const PAST_WORDS: ReadonlySet<string> = new Set([
+  "before",
+  "used",
+  "previously",
+  "previous",
+  "originally",
+  "original",
+  "formerly",
+  "former",
+  "earlier",
+  "prior",
+  "old",
+  "ago",
+  "history",
+  "initially",
+]);
+
+/** How many links are followed from one fact (a chain of updates): each step is a newer fact. */
+const MAX_CHAIN = 4;
+
+/** Whether the query asks about the past: a past word, or a time window that ended before now. */
+export function asksAboutThePast(query: string, windows: readonly TimeWindow[], now: number): boolean {
+  return wordsOf(query).some((w) => PAST_WORDS.has(w.toLowerCase())) || windows.some((w) => w.to <= now);
+}
+
+/**
+ * The newest live fact the caller may see that updates the fact at `ord`, directly or along a
+ * chain of updates; undefined when there is none.
+ */
+export function newestUpdate(index: FactIndex, ord: number, filter: ReadFilter): number | undefined {
+  let newest: number | undefined;
+  let frontier = [index.ids[ord]!];
+  for (let step = 0; step < MAX_CHAIN && frontier.length > 0; step++) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      for (const newerId of index.newerThan(id)) {
+        const newer = index.ordinal(newerId);
+        if (newer === undefined || !isVisible(index, newer, filter)) continue;
+        if (newest === undefined || index.observedBefore(newest, newer)) newest = newer;
+        next.push(newerId);
+      }
+    }
+    frontier = next;
+  }
+  return newest !== undefined && index.observedBefore(ord, newest) ? newest : undefined;
+}
+
+/**
+ * The ranked ordinals with each fact's newest update placed directly above it: moved up when it
+ * ranked lower, brought in when it was not ranked (nor in `elsewhere`). Each fact appears once;
+ * `moved` learns, for explain, which fact each update was placed for.
+ */
+export function putNewerFirst(
+  index: FactIndex,
+  ranked: readonly number[],
+  filter: ReadFilter,
+  moved?: Map<number, number>,
+  elsewhere: ReadonlySet<number> = new Set(),
+): number[] {
+  const out: number[] = [];
+  // A fact another layer of the packet already holds is not brought in twice.
+  const placed = new Set<number>(elsewhere);
+  for (const ord of ranked) {
+    if (placed.has(ord)) continue;
+    const newer = newestUpdate(index, ord, filter);
+    if (newer !== undefined && !placed.has(newer)) {
+      out.push(newer);
+      placed.add(newer);
+      moved?.set(newer, ord);
+    }
+    out.push(ord);
+    placed.add(ord);
+  }
+  return out;
+}
