@@ -8,9 +8,9 @@ import { statementsIn } from "./statements";
 /**
  * POST /v1/memory/messages: a conversation taught as the answers worker keeps what a user says.
  * The statements of the user's messages (`statementsIn`: questions, requests, greetings and
- * fragments left out) are captured as `user_stated`, about the named end user when one is given,
- * all observed when the client says (default now), the workspace's or (scope "agent") the acting
- * agent's own. What an assistant, a system prompt or a tool
+ * fragments left out, a sentence joining independent statements split into them) are captured
+ * as `user_stated`, about the named end user when one is given, all observed when the client says
+ * (default now), the workspace's or (scope "agent") the acting agent's own. What an assistant, a system prompt or a tool
  * said is never taught as something the user said: it may quote the user wrongly, or carry
  * instructions.
  */

@@ -3,8 +3,9 @@ import type { analyzeFact as AnalyzeFact } from "./analyze";
 /**
  * The statements in a user's message worth remembering: declarative sentences of a few words
  * that say something about the speaker or their team ("I", "my", "we", "our") or that the rules
- * recognise as a decision, a preference or a claim. Questions, requests, greetings and
- * fragments ("manager of Ana") are left out.
+ * recognise as a decision, a preference or a claim. A sentence that joins independent statements
+ * ("…, and I have a dog") gives each its own (capture/clauses.ts). Questions, requests, greetings
+ * and fragments ("manager of Ana") are left out.
  */
 const SENTENCE_END = /(?<=[.!?])\s+|\n+/;
 const QUESTION_START =
@@ -21,18 +22,30 @@ function statesSomething(analyzeFact: typeof AnalyzeFact, sentence: string): boo
   return analysis.claim !== null || analysis.kind === "decision" || analysis.kind === "preference";
 }
 
+/** A question, a request or a greeting: nothing the user states. */
+function asksOrRequests(text: string): boolean {
+  return text.endsWith("?") || QUESTION_START.test(text) || REQUEST_START.test(text);
+}
+
 export async function statementsIn(message: string): Promise<string[]> {
-  // The capture rules load on first use, not when the server starts.
+  // The capture rules and the tagger load on first use, not when the server starts.
   const { analyzeFact } = await import("./analyze");
+  const { clausesOf } = await import("./clauses");
+  const keeps = (text: string): boolean =>
+    !asksOrRequests(text) && text.split(/\s+/).length >= MIN_WORDS && (FIRST_PERSON.test(text) || statesSomething(analyzeFact, text));
   const out: string[] = [];
   for (const raw of message.split(SENTENCE_END)) {
     const sentence = raw.trim();
-    if (sentence === "" || sentence.endsWith("?")) continue;
-    if (QUESTION_START.test(sentence) || REQUEST_START.test(sentence)) continue;
-    if (sentence.split(/\s+/).length < MIN_WORDS) continue;
-    if (!FIRST_PERSON.test(sentence) && !statesSomething(analyzeFact, sentence)) continue;
-    out.push(sentence.length > 4000 ? sentence.slice(0, 4000) : sentence);
-    if (out.length === MAX_STATEMENTS) break;
+    if (sentence === "" || asksOrRequests(sentence)) continue;
+    // Each statement a sentence joins is its own fact, so that a later change to one leaves the
+    // other. A split that would drop a part ("I'm tired.", "She knows me.") keeps the sentence
+    // whole instead: splitting never loses what the sentence said.
+    const parts = clausesOf(sentence);
+    const kept = parts.every(keeps) ? parts : keeps(sentence) ? [sentence] : [];
+    for (const part of kept) {
+      out.push(part.length > 4000 ? part.slice(0, 4000) : part);
+      if (out.length === MAX_STATEMENTS) return out;
+    }
   }
   return out;
 }

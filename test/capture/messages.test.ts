@@ -67,6 +67,29 @@ describeEachDb("teach from a conversation", (get) => {
     expect((await listed(app, key.secret, "?end_user=u-7")).map((f) => f.fact_text)).toEqual(["My new manager is Priya."]);
   });
 
+  test("a sentence joining two statements is two facts: a later change to one leaves the other", async () => {
+    const app = testApp(get().db);
+    const key = await makeKey(get().db);
+    const teach = (content: string) =>
+      call(app, "POST", "/v1/memory/messages", {
+        key: key.secret,
+        body: { messages: [{ role: "user", content }], end_user: { id: "sam", name: "Sam" } },
+      });
+    const first = await teach("I work as a barista at a cafe in Leeds, and I have a dog called Biscuit.");
+    expect(first.json.data).toMatchObject({
+      statements: ["I work as a barista at a cafe in Leeds.", "I have a dog called Biscuit."],
+      created: 2,
+    });
+    const second = await teach("Big news: I quit the cafe and started as a junior developer at a fintech in Manchester last week.");
+    expect(second.json.data.statements).toEqual(["Big news: I quit the cafe and started as a junior developer at a fintech in Manchester last week."]);
+    expect((await listed(app, key.secret, "?end_user=sam")).map((f) => f.fact_text)).toContain("I have a dog called Biscuit.");
+    const found = await call(app, "POST", "/v1/memory/search", {
+      key: key.secret,
+      body: { query: "does Sam have pets?", end_user: { id: "sam" } },
+    });
+    expect(found.json.data.facts.map((f: { fact_text: string }) => f.fact_text)).toContain("I have a dog called Biscuit.");
+  });
+
   test("a conversation with nothing the user stated teaches nothing", async () => {
     const app = testApp(get().db);
     const key = await makeKey(get().db);
