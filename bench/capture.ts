@@ -1,7 +1,8 @@
 /**
  * CPU cost of capture analysis per fact: `analyzeFact` (src/capture/analyze.ts: subject, kind,
- * sensitive flags and claim of one text; no database, no model) and `isChangeStatement`
- * (src/capture/statement.ts), what the pipeline runs on every fact, beside a bare baseline measured
+ * sensitive flags and claim of one text; no database, no model) and the reading of a change
+ * (`updateSideOf`, src/capture/updates.ts; in a build before it, `isChangeStatement` of
+ * src/capture/statement.ts), what the pipeline runs on every fact, beside a bare baseline measured
  * in the same run, `normalizeForDuplicates` (the duplicate key: the least any capture computes).
  * Three corpora, one row pair each:
  * - LoCoMo: every turn of the 10 conversations as the retrieval bench teaches it, "<speaker>: <text>";
@@ -47,7 +48,7 @@
  * About 40-55 s on 2 cores without --quick (8-10 s with it).
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { factText, loadLocomo } from "./lib/locomo-data";
@@ -57,7 +58,7 @@ import { argValue } from "./support/args";
 import { provenance } from "./support/provenance";
 import { addWorktree, type Worktree } from "./support/worktree";
 
-type Capture = typeof import("../src/capture/analyze") & Pick<typeof import("../src/capture/statement"), "isChangeStatement">;
+type Capture = typeof import("../src/capture/analyze") & { readChange: (text: string) => unknown };
 type Input = Parameters<Capture["analyzeFact"]>[0];
 type Analysis = ReturnType<Capture["analyzeFact"]>;
 
@@ -260,7 +261,7 @@ function measureCorpus(builds: readonly Build[], corpus: Corpus): { baseline: Me
     (capture: Capture): Subject =>
     (input) => {
       const a = capture.analyzeFact(input);
-      return a.normalized.length + (a.claim === null ? 0 : 1) + (capture.isChangeStatement(input.text) ? 1 : 0);
+      return a.normalized.length + (a.claim === null ? 0 : 1) + (capture.readChange(input.text) ? 1 : 0);
     };
   const analyses = builds.map((b) => analysisOf(b.capture));
   const inputs = corpus.inputs;
@@ -309,7 +310,7 @@ async function main(worktree: Worktree | null): Promise<void> {
 
   const mem: Memory[] = [await memory("start")];
   const t0 = performance.now();
-  const capture: Capture = { ...(await import("../src/capture/analyze")), ...(await import("../src/capture/statement")) };
+  const capture: Capture = { ...(await import("../src/capture/analyze")), readChange: (await import("../src/capture/updates")).updateSideOf };
   const importMs = performance.now() - t0;
   mem.push(await memory("capture module imported"));
   const firstInput: Input = { text: "Priya's manager is Tom Becker.", teamMembers: [] };
@@ -323,10 +324,10 @@ async function main(worktree: Worktree | null): Promise<void> {
   if (worktree) {
     const label = `${AGAINST === worktree.commit ? worktree.commit : `${AGAINST} (${worktree.commit})`}`;
     const t2 = performance.now();
-    const old = {
-      ...((await import(join(worktree.dir, "src", "capture", "analyze.ts"))) as Capture),
-      ...((await import(join(worktree.dir, "src", "capture", "statement.ts"))) as Pick<Capture, "isChangeStatement">),
-    } as Capture;
+    const older = existsSync(join(worktree.dir, "src", "capture", "updates.ts"))
+      ? ((await import(join(worktree.dir, "src", "capture", "updates.ts"))) as { updateSideOf: (text: string) => unknown }).updateSideOf
+      : ((await import(join(worktree.dir, "src", "capture", "statement.ts"))) as { isChangeStatement: (text: string) => boolean }).isChangeStatement;
+    const old = { ...((await import(join(worktree.dir, "src", "capture", "analyze.ts"))) as Capture), readChange: older } as Capture;
     const oldImportMs = performance.now() - t2;
     mem.push(await memory(`${label}: capture module imported`));
     const t3 = performance.now();
@@ -345,7 +346,7 @@ async function main(worktree: Worktree | null): Promise<void> {
   const results = corpora.map((corpus) => ({ corpus, ...measureCorpus(builds, corpus) }));
   mem.push(await memory("after all passes"));
 
-  const analysisName = (b: Build): string => `analyzeFact + isChangeStatement${against ? ` (${b.label})` : ""}`;
+  const analysisName = (b: Build): string => `analyzeFact + change reading${against ? ` (${b.label})` : ""}`;
   console.log(
     `| corpus | function | facts | passes | CPU µs/fact (pass range) | wall µs/fact | p50 µs | p95 µs | facts/s | CPU × baseline |${against ? " CPU new ÷ old |" : ""}`,
   );

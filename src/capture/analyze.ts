@@ -1,10 +1,10 @@
 /**
  * The pure half of the capture pipeline: text in, analysis out, no database and no model.
- * Every decision comes from a named rule in src/capture/rules/, and `explainFact` reports which,
- * so any stored subject, kind, sensitive flag or claim can be traced to one table line.
+ * Subject, kind and sensitive flag come from named rules in src/capture/rules/, the claim from a
+ * record of the attribute lexicon (src/capture/attributes/); `explainFact` reports which, so any
+ * stored subject, kind, sensitive flag or claim can be traced to one table line.
  */
 import type { FactKind } from "../schema/memory";
-import { extractClaim } from "./claim";
 import { matchesOf } from "./rules/rule";
 import { mayMatch, testPattern } from "./rules/prefilter";
 import { DEFAULT_KIND_RULE, KIND_RULES } from "./rules/kind";
@@ -15,7 +15,6 @@ import { normalizeForDuplicates } from "./text";
 import { frameFact, parseFrame, type FactParse } from "./parse";
 import type { Modality } from "./parse/modality";
 import { aboutAnother, lexiconClaims } from "./attributes/claim";
-import { claimKey } from "./claim-key";
 import type { CaptureInput, FactAnalysis } from "./types";
 
 export { normalizeForDuplicates } from "./text";
@@ -39,12 +38,8 @@ export function analyzeFact(input: CaptureInput): FactAnalysis {
   return explainFact(input).analysis;
 }
 
-/**
- * `analyzeFact` plus the name of every rule that decided the result. `reading: "sentence_rules"`
- * reports the older sentence rules' claim alone (what `alternate` holds when the lexicon reads
- * another), for the tests of those rules.
- */
-export function explainFact(input: CaptureInput, reading: "all" | "sentence_rules" = "all"): FactExplanation {
+/** `analyzeFact` plus the name of every rule that decided the result. */
+export function explainFact(input: CaptureInput): FactExplanation {
   const frame = frameFact(input);
   const { view, subject } = frame;
   // Markup silences a fact whatever its sentence says, so that sentence is not tagged: tagging is
@@ -53,7 +48,7 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
   const silent = parse === null ? "markup" : parse.modalities.find((m) => NEVER_REPLACING.has(m));
   const kind = classifyKind(view, subject);
   const sensitive = sensitiveRules(view.full);
-  const claim = reading === "sentence_rules" ? sentenceRulesOnly(extractClaim(input, view, subject)) : claimOf(parse, silent);
+  const claim = claimOf(parse, silent);
   return {
     analysis: {
       normalized: normalizeForDuplicates(input.text),
@@ -62,8 +57,6 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
       kind: kind.kind,
       sensitive: sensitive.length > 0,
       claim: claim.claim,
-      alternate: claim.alternate,
-      ruleClaim: claim.ruleClaim,
       mayReplace: parse !== null && silent === undefined && !aboutAnother(parse),
     },
     rules: { subject: subject.rule, kind: kind.rule, sensitive, claim: claim.rule, claimRefusedBy: claim.refusedBy },
@@ -71,21 +64,15 @@ export function explainFact(input: CaptureInput, reading: "all" | "sentence_rule
 }
 
 /**
- * The fact's claim: none when it carries markup, instructs, asks or tells what was once true (its
- * `silent` mode; no parse for markup); else the attribute lexicon's (none for a plan, hedge,
- * supposition or report). Only that reading may replace a fact (capture/links.ts). The second
- * reading (the sentence rules' where it differs, else the lexicon's of another attribute) may
- * only link the fact to one it updates.
+ * The fact's claim, read by the attribute lexicon over the one parse: none when it carries markup,
+ * instructs, asks or tells what was once true (its `silent` mode; no parse for markup), and none
+ * for a plan, hedge, supposition or report. The one reading that may replace a fact (capture/links.ts).
  */
 function claimOf(parse: FactParse | null, silent: Modality | undefined): ClaimReading {
-  if (parse === null || silent !== undefined) return { claim: null, alternate: null, ruleClaim: null, rule: null, refusedBy: silent ?? "markup" };
-  // A plan, hedge, supposition or report makes no lexicon claim; the sentence rules have blockers of their own.
-  const [read, second] = parse.modalities.length === 0 ? lexiconClaims(parse) : [];
-  const old = extractClaim(parse.input, parse.view, parse.subject);
-  if (read === undefined) return { claim: null, alternate: old.claim, ruleClaim: old.claim, rule: old.rule, refusedBy: old.refusedBy };
-  const differs = old.claim !== null && claimKey(old.claim) !== claimKey(read.claim);
-  const alternate = differs ? old.claim : (second?.claim ?? null);
-  return { claim: read.claim, alternate, ruleClaim: old.claim, rule: read.rule, refusedBy: null };
+  if (parse === null || silent !== undefined) return { claim: null, rule: null, refusedBy: silent ?? "markup" };
+  if (parse.modalities.length > 0) return { claim: null, rule: null, refusedBy: parse.modalities[0]! };
+  const [read] = lexiconClaims(parse);
+  return read === undefined ? { claim: null, rule: null, refusedBy: null } : { claim: read.claim, rule: read.rule, refusedBy: null };
 }
 
 /**
@@ -94,12 +81,8 @@ function claimOf(parse: FactParse | null, silent: Modality | undefined): ClaimRe
  */
 const NEVER_REPLACING: ReadonlySet<Modality> = new Set(["markup", "instruction", "question", "history"]);
 
-const sentenceRulesOnly = (outcome: ReturnType<typeof extractClaim>): ClaimReading => ({ ...outcome, alternate: null, ruleClaim: outcome.claim });
-
 interface ClaimReading {
   claim: FactAnalysis["claim"];
-  alternate: FactAnalysis["alternate"];
-  ruleClaim: FactAnalysis["ruleClaim"];
   rule: string | null;
   refusedBy: string | null;
 }

@@ -5,21 +5,20 @@
  */
 import type { CaptureInput } from "./types";
 import type { SubjectResult } from "./subject";
-import type { ClaimRule } from "./rules/claim";
 import { VERB_WORDS } from "./rules/lexicon";
 
 const FIRST_PERSON = new Set(["i", "me", "my"]);
 const TEAM_WORDS = new Set(["we", "us", "our", "team", "our team"]);
 const SUBJECT_BREAKERS = new Set(["and", "or", "but", "left", "joined", "moved", "is", "was", "are", "were", "has", "have", "had", "now", "will"]);
 
-/** Who a pattern's subject words are: a subject key, or null when they name someone else. */
-export type SubjectResolver = (said: string | undefined, fixed: ClaimRule["fixedSubject"]) => string | null;
+/** Who a record's subject words are: a subject key, or null when they name someone else. */
+export type SubjectResolver = (said: string | undefined) => string | null;
 
-/** How the subject words of a pattern map to a claim's subject key, given the attributed subject. */
+/** How the subject words of a record map to a claim's subject key, given the attributed subject. */
 export function resolverFor(input: CaptureInput, subject: SubjectResult): SubjectResolver {
-  return (captured, fixed) => {
+  return (captured) => {
     const said = (captured ?? "").toLowerCase().replace(/^(?:the|our|my) /u, "");
-    const who = fixed ?? (FIRST_PERSON.has(said) ? "first_person" : TEAM_WORDS.has(said) ? "team" : "named");
+    const who = FIRST_PERSON.has(said) ? "first_person" : TEAM_WORDS.has(said) ? "team" : "named";
     // First person means the end user the call named, or the speaker of "Caroline: I live in Paris".
     if (who === "first_person") return subject.subjectType === "end_user" || subject.rule === "speaker_prefix" ? subjectKey(input, subject) : null;
     if (who === "team") return isWholeTeam(subject) ? "team" : null;

@@ -14,20 +14,11 @@ export interface Link {
   reason: string;
 }
 
-/** A live fact as the decision sees it: its stored readings, first the lexicon's. */
+/** A live fact as the decision sees it. */
 export interface LinkCandidate {
   normalized: string;
   /** The attribute lexicon's reading, as stored (`claim_*`). */
   first: PreparedClaim | null;
-  /** The second reading (`alt_claim_*`): it may make an *updates* link only. */
-  second: PreparedClaim | null;
-}
-
-/** A new fact as the decision sees it. */
-export interface LinkingFact {
-  /** The lexicon's reading. */
-  first: PreparedClaim | null;
-  second: PreparedClaim | null;
 }
 
 /**
@@ -42,26 +33,18 @@ export function holdsSeveralClaims(normalized: string): boolean {
 }
 
 /**
- * The link a new fact makes to an older one, or null. *Replaces* needs the one reading (the
- * lexicon's) of both facts to name the same subject and the same one-valued attribute (or the
- * same many-valued relation, denied) with another value (the lexicon reads a claim only from a
- * plain present assertion: no markup, instruction, question, plan, hedge, report or history), and
- * the older to hold that one claim. Anything else that reads as a change of the same
- * claim (a second reading, a first name for a full one, a value named as replaced under another
- * attribute, an older fact of several claims) only *updates*.
+ * The link a new fact's claim makes to an older fact, or null. *Replaces* needs the one reading
+ * (the attribute lexicon's) of both facts to name the same subject and the same one-valued
+ * attribute (or the same many-valued relation, denied) with another value (the lexicon reads a
+ * claim only from a plain present assertion: no markup, instruction, question, plan, hedge, report
+ * or history), and the older to hold that one claim. A change of the same claim read otherwise (a
+ * first name for a full one, a value named as replaced under another attribute, an older fact of
+ * several claims) only *updates*; statements that something changed are read by capture/updates.ts.
  */
-export function linkOf(newer: LinkingFact, older: LinkCandidate): Link | null {
-  if (newer.first !== null && older.first !== null && relatePrepared(newer.first, older.first) === "supersede") {
-    const sure = sameClaimOf(newer.first, older.first) && !holdsSeveralClaims(older.normalized);
-    return { kind: sure ? "replaces" : "updates", reason: describe(sure ? "replaces" : "updates", newer.first, older.first) };
-  }
-  for (const n of [newer.first, newer.second]) {
-    for (const o of [older.first, older.second]) {
-      if (n === null || o === null || (n === newer.first && o === older.first)) continue;
-      if (relatePrepared(n, o) === "supersede") return { kind: "updates", reason: `${describe("updates", n, o)} (second reading)` };
-    }
-  }
-  return null;
+export function linkOf(newer: PreparedClaim | null, older: LinkCandidate): Link | null {
+  if (newer === null || older.first === null || relatePrepared(newer, older.first) !== "supersede") return null;
+  const sure = sameClaimOf(newer, older.first) && !holdsSeveralClaims(older.normalized);
+  return { kind: sure ? "replaces" : "updates", reason: describe(sure ? "replaces" : "updates", newer, older.first) };
 }
 
 function describe(kind: LinkKind, newer: PreparedClaim, older: PreparedClaim): string {

@@ -18,7 +18,7 @@ import {
   type NewFactRow,
   type Provenance,
 } from "./store";
-import type { Claim, FactAnalysis } from "./types";
+import type { FactAnalysis } from "./types";
 import { factCreated, factSuperseded, recordEvents } from "../webhooks/outbox";
 
 /** How much a fact is trusted by default, by where it came from. */
@@ -138,7 +138,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   for (const user of endUsers.values()) await upsertEndUser(tx, workspaceId, user.id, user.name);
   // Duplicates within this call; duplicates of stored facts are refused by the unique index.
   const known = new Set<string>();
-  const wanted = analysed.flatMap((a) => [a.analysis.claim, a.analysis.alternate].filter((c): c is Claim => c !== null));
+  const wanted = analysed.flatMap((a) => (a.analysis.claim === null ? [] : [a.analysis.claim]));
   const stored = await liveClaims(
     tx,
     workspaceId,
@@ -159,7 +159,6 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     normalized: row.normalized,
     recordedAt: row.recorded_ms,
     first: preparedOf(row.claim_key, row.claim_value, row.claim_negated),
-    second: preparedOf(row.alt_claim_key, row.alt_claim_value, row.alt_claim_negated),
   }));
 
   // Facts this call stored or replaced, for change statements later in the same call.
@@ -177,21 +176,17 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     const storedEndUser = analysis.subjectType === "end_user" ? endUserId : null;
     const scoped = live.filter((old) => old.agent === agent && old.endUserId === storedEndUser);
     const first = analysis.claim === null ? null : prepareClaim(analysis.claim);
-    const second = analysis.alternate === null ? null : prepareClaim(analysis.alternate);
-    // The same claim with the same value adds nothing when its words are all in the live fact's (either reading).
+    // The same claim with the same value adds nothing when its words are all in the live fact's.
     const restated = scoped.some(
-      (old) =>
-        [first, second].some((n) => n !== null && [old.first, old.second].some((o) => o !== null && relatePrepared(n, o) === "duplicate")) &&
-        restates(analysis.normalized, old.normalized),
+      (old) => first !== null && old.first !== null && relatePrepared(first, old.first) === "duplicate" && restates(analysis.normalized, old.normalized),
     );
     if (known.has(duplicateKey) || restated) {
       skipped += 1;
       continue;
     }
     known.add(duplicateKey);
-    const newFact = { first, second };
     const linked = scoped.flatMap((old) => {
-      const link = linkOf(newFact, old);
+      const link = linkOf(first, old);
       return link === null ? [] : [{ old, link }];
     });
     const replaced = linked.filter((l) => l.link.kind === "replaces").map((l) => l.old);
@@ -228,7 +223,6 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       claimSubject: claim?.subject ?? null,
       claimValue: claim?.value ?? null,
       claimNegated: claim?.negated ?? false,
-      alt: analysis.alternate ? { key: claimKey(analysis.alternate), subject: analysis.alternate.subject, value: analysis.alternate.value, negated: analysis.alternate.negated } : null,
       updates: keptBy === null ? updates : [],
       linkReason: keptBy === null && links.length > 0 ? links.join("; ") : null,
       source: item.source ?? null,
@@ -246,9 +240,8 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       normalized: analysis.normalized,
       recordedAt: recordedAt.getTime(),
       first: claim === null ? null : prepareClaim(claim),
-      second,
     };
-    live = [...live.filter((old) => !replacedIds.has(old.id)), ...(claim !== null || second !== null ? [kept] : [])];
+    live = [...live.filter((old) => !replacedIds.has(old.id)), ...(claim !== null ? [kept] : [])];
     for (const old of replaced) replacedInBatch.add(old.id);
     batch.push({ side, id, endUserId: storedEndUser, agent, recordedAt: recordedAt.getTime() });
   }

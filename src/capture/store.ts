@@ -23,8 +23,6 @@ export interface NewFactRow {
   claimSubject: string | null;
   claimValue: string | null;
   claimNegated: boolean;
-  /** The second reading of the claim (migration 017), when the two readings differ. */
-  alt?: StoredClaim | null;
   /** Where the fact came from (migration 022); null: not recorded. */
   source?: Provenance | null;
   /** The live facts this one updates (migration 023): readers put it first, nothing is hidden. */
@@ -56,9 +54,6 @@ export interface LiveClaim {
   claim_key: string | null;
   claim_value: string | null;
   claim_negated: boolean;
-  alt_claim_key: string | null;
-  alt_claim_value: string | null;
-  alt_claim_negated: boolean;
   /** When the fact was observed, epoch milliseconds. */
   recorded_ms: number;
 }
@@ -84,9 +79,8 @@ export async function upsertEndUser(db: Queryable, workspaceId: string, id: stri
 }
 
 /**
- * The live claims with one of these keys, and every live claim of these subjects (for facts that
- * name the value they replace, whatever its attribute, and one-valued attributes named more or
- * less fully), for both stored readings, and by a subject's first word. Every arm uses a partial index on live
+ * The live claims with one of these keys, and every live claim of these subjects (one-valued
+ * attributes named more or less fully), and by a subject's first word. Every arm uses a partial index on live
  * claims, so a workspace's history does not slow them. Expired facts are not claims any more: a
  * new value neither supersedes nor repeats them. Only the workspace's facts (agent "") and these
  * agents' own: a claim relates to claims of its own scope.
@@ -105,11 +99,10 @@ export async function liveClaims(
   // "acme"); relating them rejects those, at the cost of a few more rows read under the lock.
   const firstWords = [...new Set(subjects.map((s) => s.split(" ")[0] ?? s))];
   return db.sql<LiveClaim>`
-    SELECT id, end_user_id, agent_slug, normalized, claim_key, claim_value, claim_negated, alt_claim_key, alt_claim_value, alt_claim_negated,
+    SELECT id, end_user_id, agent_slug, normalized, claim_key, claim_value, claim_negated,
            (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms FROM facts
      WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
        AND (claim_key = ANY(${[...claimKeys]}::text[]) OR claim_subject = ANY(${[...subjects]}::text[])
-            OR alt_claim_key = ANY(${[...claimKeys]}::text[]) OR alt_claim_subject = ANY(${[...subjects]}::text[])
             OR (claim_subject IS NOT NULL AND split_part(claim_subject, ' ', 1) = ANY(${firstWords}::text[])))
        AND coalesce(agent_slug, '') = ANY(${[...agents]}::text[])
        AND (expires_at IS NULL OR expires_at > ${now})
@@ -129,11 +122,11 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
   const inserted = await db.sql<{ id: string }>`
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug,
                        confidence, recorded_at, expires_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
-                       alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, taught_by_key, taught_by_agent, taught_via, updates, link_reason,
+                       taught_by_key, taught_by_agent, taught_via, updates, link_reason,
                        changed_seq)
     SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id, r.agent_slug,
            r.confidence, r.recorded_at, r.expires_at, r.sensitive, r.pinned, r.claim_key, r.claim_subject, r.claim_value, r.claim_negated,
-           r.alt_claim_key, r.alt_claim_subject, r.alt_claim_value, r.alt_claim_negated, r.taught_by_key, r.taught_by_agent, r.taught_via,
+           r.taught_by_key, r.taught_by_agent, r.taught_via,
            string_to_array(r.updates, ' '), r.link_reason, ${seq}
       FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
                   ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
@@ -142,15 +135,13 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
                   ${col("sensitive").map(String)}::text[]::boolean[],
                   ${col("pinned").map(String)}::text[]::boolean[], ${col("claimKey")}::text[], ${col("claimSubject")}::text[], ${col("claimValue")}::text[],
                   ${col("claimNegated").map(String)}::text[]::boolean[],
-                  ${rows.map((r) => r.alt?.key ?? null)}::text[], ${rows.map((r) => r.alt?.subject ?? null)}::text[],
-                  ${rows.map((r) => r.alt?.value ?? null)}::text[], ${rows.map((r) => String(r.alt?.negated ?? false))}::text[]::boolean[],
                   ${rows.map((r) => r.source?.keyId ?? null)}::text[], ${rows.map((r) => r.source?.agent ?? null)}::text[],
                   ${rows.map((r) => r.source?.via ?? null)}::text[],
                   -- A fact's updates travel as one space-separated string: unnest cannot carry an array per row.
                   ${rows.map((r) => (r.updates && r.updates.length > 0 ? r.updates.join(" ") : null))}::text[], ${rows.map((r) => r.linkReason ?? null)}::text[])
            AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug, confidence, recorded_at, expires_at,
                 sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
-                alt_claim_key, alt_claim_subject, alt_claim_value, alt_claim_negated, taught_by_key, taught_by_agent, taught_via, updates, link_reason)
+                taught_by_key, taught_by_agent, taught_via, updates, link_reason)
     ON CONFLICT DO NOTHING
     RETURNING id`;
   return new Set(inserted.map((r) => r.id));
@@ -208,17 +199,12 @@ export async function markSuperseded(db: Queryable, seq: number, pairs: readonly
     RETURNING f.id, f.superseded_by, f.end_user_id, f.agent_slug, f.sensitive, f.subject_type, f.origin`;
 }
 
-/** A live fact a change statement may replace, with what capture stored about it. */
+/** A live fact a statement that something changed may update (capture/updates.ts). */
 export interface LiveStatement {
   id: string;
   /** When the fact was observed, epoch milliseconds. */
   recorded_ms: number;
   text: string;
-  subject: string;
-  subject_type: SubjectType;
-  claim_key: string | null;
-  claim_value: string | null;
-  claim_negated: boolean;
 }
 
 /**
@@ -231,21 +217,22 @@ const endUserScope = (endUserId: string | null) => (endUserId === null ? fragmen
 const agentScope = (agent: string | null) => (agent === null ? fragment`agent_slug IS NULL` : fragment`agent_slug = ${agent}`);
 
 /**
- * How many of a scope's latest short facts a change statement's candidates are looked for in.
- * A word no recent fact holds would otherwise read every live fact of the scope (35 ms at 25k
- * facts, seconds at a million) under the workspace's write lock, while every other writer of the
- * workspace waits. A change to a state nobody mentioned in that long is left to the claim rules,
- * which look claims up by key at any age.
+ * How many of a scope's latest short facts an update's candidates are looked for in. A word no
+ * recent fact holds would otherwise read every live fact of the scope (35 ms at 25k facts, seconds
+ * at a million) under the workspace's write lock, while every other writer of the workspace waits.
+ * A change to a state nobody mentioned in that long is left to the lexicon's claims, which are
+ * looked up by key at any age.
  */
 const CHANGE_WINDOW = 5_000;
 
 /**
  * The most recent live, short facts of one end user's scope (or the workspace's own, for null),
- * in one agent's own facts (or the workspace's, for null), that contain one of these words: the candidates a change statement may replace.
+ * in one agent's own facts (or the workspace's, for null), that contain one of these words: the
+ * candidates a new fact may update.
  *
  * Trade-off: the words are matched as substrings, which no index serves, so this walks the
  * scope's live facts newest first (the live-recent index) until it has enough, reading at most
- * CHANGE_WINDOW of them. It runs only for the few facts that state a change.
+ * CHANGE_WINDOW of them.
  */
 export async function liveStatementsMentioning(
   db: Queryable,
@@ -258,11 +245,8 @@ export async function liveStatementsMentioning(
 ): Promise<LiveStatement[]> {
   if (words.length === 0) return [];
   return db.sql<LiveStatement>`
-    SELECT id, (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms, text, subject, subject_type, claim_key, claim_value, claim_negated FROM (
-      -- A change statement compares the sentence rules' reading: the second one where the two differ.
-      SELECT id, text, normalized, subject, subject_type, coalesce(alt_claim_key, claim_key) AS claim_key,
-             CASE WHEN alt_claim_key IS NULL THEN claim_value ELSE alt_claim_value END AS claim_value,
-             CASE WHEN alt_claim_key IS NULL THEN claim_negated ELSE alt_claim_negated END AS claim_negated, recorded_at FROM facts
+    SELECT id, (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms, text FROM (
+      SELECT id, text, normalized, recorded_at FROM facts
        WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
          AND ${endUserScope(endUserId)}
          AND ${agentScope(agent)}

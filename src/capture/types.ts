@@ -46,16 +46,8 @@ export interface FactAnalysis {
   /** The attribute lexicon's reading: the only one that may replace a fact (capture/links.ts). */
   claim: Claim | null;
   /**
-   * The fact's second reading, stored beside the first: the sentence rules' claim where it differs
-   * from the lexicon's (or where the lexicon reads none), else the lexicon's reading of another
-   * attribute. It may link the fact to an older one it updates, never hide one.
-   */
-  alternate: Claim | null;
-  /** The sentence rules' claim alone: what a change statement (capture/change.ts) compares. */
-  ruleClaim: Claim | null;
-  /**
    * False when the fact carries markup or role markers, instructs the system, asks, tells what was
-   * once true, or is about someone of its subject's: it replaces nothing, by claim or as a change statement.
+   * once true, or is about someone of its subject's: it updates nothing (capture/updates.ts).
    */
   mayReplace: boolean;
 }

@@ -11,11 +11,6 @@ export function explain(text: string, extra: Extra = {}): FactExplanation {
   return explainFact(inputOf(text, extra));
 }
 
-/** The older sentence rules' reading alone (src/capture/rules/claim.ts and rules/attribute.ts). */
-export function explainSentenceRules(text: string, extra: Extra = {}): FactExplanation {
-  return explainFact(inputOf(text, extra), "sentence_rules");
-}
-
 function inputOf(text: string, extra: Extra): CaptureInput {
   const input: CaptureInput = { text, teamMembers: extra.members ?? [] };
   if (extra.endUser) input.endUser = extra.endUser;

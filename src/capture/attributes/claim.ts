@@ -275,14 +275,14 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
   const named = (t: Token): boolean => /^[A-Z]/u.test(t.text) && tokens.indexOf(t) > 0;
   if (span.some((t) => !SUBJECT_POS.has(t.pos) && !named(t) && !misreadVerb(tokens, tokens.indexOf(t), to))) return null;
   if (words.length === 1 && FIRST_PERSON.has(words[0]!)) return firstPerson(parse);
-  if (words.length === 1 && words[0] === "our") return resolverFor(parse.input, parse.subject)("we", undefined);
-  if (words.length === 1 && TEAM.has(words[0]!)) return resolverFor(parse.input, parse.subject)("we", undefined);
+  if (words.length === 1 && words[0] === "our") return resolverFor(parse.input, parse.subject)("we");
+  if (words.length === 1 && TEAM.has(words[0]!)) return resolverFor(parse.input, parse.subject)("we");
   if (words.some((w) => UNRESOLVED.has(w) || FIRST_PERSON.has(w) || TEAM.has(w))) return null;
   const said = span
     .map((t, i) => (i > 0 && t.spaced ? ` ${t.text}` : t.text))
     .join("")
     .trim();
-  const key = resolverFor(parse.input, parse.subject)(said, undefined) ?? words.filter((w) => w !== "the").join(" ");
+  const key = resolverFor(parse.input, parse.subject)(said) ?? words.filter((w) => w !== "the").join(" ");
   // "the payments service" and "payments" name one thing.
   const parts = key.split(" ");
   return parts.length > 1 && GENERIC_HEADS.has(parts.at(-1)!) ? parts.slice(0, -1).join(" ") : key;

@@ -4,3 +4,9 @@
 -- link_reason says which record and which words made either link, for review.
 ALTER TABLE facts ADD COLUMN updates text[];
 ALTER TABLE facts ADD COLUMN link_reason text;
+-- The second reading of a claim (migration 017) is gone: only the attribute lexicon's reading,
+-- in claim_*, may replace a fact. `memoryd facts reclaim` restores what the older readings hid.
+ALTER TABLE facts DROP COLUMN alt_claim_key;
+ALTER TABLE facts DROP COLUMN alt_claim_subject;
+ALTER TABLE facts DROP COLUMN alt_claim_value;
+ALTER TABLE facts DROP COLUMN alt_claim_negated;

@@ -22,10 +22,10 @@ export interface LabelledPair {
   question?: string;
 }
 
-export type PairSet = "dev" | "holdout" | "blind" | "blind2" | "blind3" | "blind4" | "blind5" | "blind6" | "blind7";
+export type PairSet = "dev" | "holdout" | "blind" | "blind2" | "blind3" | "blind4" | "blind5" | "blind6" | "blind7" | "blind8";
 
 /** Every labelled set, oldest first. */
-export const PAIR_SETS: readonly PairSet[] = ["dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7"];
+export const PAIR_SETS: readonly PairSet[] = ["dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8"];
 
 /**
  * The half of a set that rules may be tuned on and the half kept to check that the tuning carries
@@ -64,9 +64,9 @@ export function linkPair(pair: LabelledPair): { relation: ClaimRelation; link: L
   const prepared = (claim: Claim | null) => (claim === null ? null : prepareClaim(claim));
   const older = analyzeFact(input(pair.older));
   const newer = analyzeFact(input(pair.newer));
-  const o = { normalized: older.normalized, first: prepared(older.claim), second: prepared(older.alternate) };
-  const n = { first: prepared(newer.claim), second: prepared(newer.alternate) };
-  const duplicate = [n.first, n.second].some((a) => a !== null && [o.first, o.second].some((b) => b !== null && relatePrepared(a, b) === "duplicate"));
+  const o = { normalized: older.normalized, first: prepared(older.claim) };
+  const n = prepared(newer.claim);
+  const duplicate = n !== null && o.first !== null && relatePrepared(n, o.first) === "duplicate";
   // As capture does: a same-valued claim is skipped only when it adds no word.
   if (duplicate && restates(normalizeForDuplicates(pair.newer), normalizeForDuplicates(pair.older))) return { relation: "duplicate", link: null };
   const link = linkOf(n, o);
