@@ -1,8 +1,9 @@
 import { createAgent, deleteAgent, listAgents, updateAgent } from "../agents/service";
 import { findWorkspace, removeTeamMember } from "../auth/workspaces";
 import { exportFacts } from "../memory/admin";
-import { deleteFact } from "../memory/browse";
+import { deleteFact, factHistory } from "../memory/browse";
 import { CreateAgentInput, UpdateAgentInput } from "../schema/agents";
+import type { ExportedFact } from "../schema/memory";
 import { parseInput } from "../schema/validate";
 import { integerArg, positional, requireFlag, withDb, type Command } from "./shared";
 import { UsageError, type ParsedArgs } from "./args";
@@ -79,6 +80,33 @@ const factsDelete: Command = (args, config, io) =>
     else io.out(`deleted ${result.fact_id}${result.restored.length > 0 ? `; restored the facts it had replaced: ${result.restored.join(", ")}` : ""}`);
   });
 
+/** One fact and why it stands where it does: what it replaced or updates, what replaced or updates it, and which record or words decided. */
+const factsExplain: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const history = await factHistory(db, positional(args, 2, "FACT_ID"));
+    if (args.json) {
+      io.out(JSON.stringify(history));
+      return;
+    }
+    const { fact } = history;
+    const line = (f: ExportedFact): string => `  ${f.fact_id}  ${f.recorded_time}  ${JSON.stringify(f.text)}`;
+    const why = (f: ExportedFact): string => (f.link_reason === null ? "" : `\n    because ${f.link_reason}`);
+    io.out(`${fact.fact_id}  ${fact.superseded_by === null ? "live" : `replaced by ${fact.superseded_by}`}  ${JSON.stringify(fact.text)}`);
+    io.out(`  subject ${fact.subject}${fact.claim_subject === null ? "; no claim read" : `; its claim is about ${fact.claim_subject}`}`);
+    if (fact.link_reason !== null) io.out(`  it ${fact.link_reason}`);
+    const sections: [string, ExportedFact[], boolean][] = [
+      ["replaced (hidden, kept as history)", history.replaced, false],
+      ["replaced by", history.replaced_by, true],
+      ["updates (both live, this one read first)", history.updates, false],
+      ["updated by (read first)", history.updated_by, true],
+    ];
+    for (const [title, facts, showWhy] of sections) {
+      if (facts.length === 0) continue;
+      io.out(`${title}:`);
+      for (const f of facts) io.out(`${line(f)}${showWhy ? why(f) : ""}`);
+    }
+  });
+
 const endUsersExport: Command = (args, config, io) =>
   withDb(config, async (db) => {
     const workspace = await findWorkspace(db, positional(args, 2, "SLUG"));
@@ -92,5 +120,6 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   "agents delete": agentsDelete,
   "team remove": teamRemove,
   "facts delete": factsDelete,
+  "facts explain": factsExplain,
   "end-users export": endUsersExport,
 };

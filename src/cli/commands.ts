@@ -187,5 +187,7 @@ export const COMMANDS: Record<string, Command> = {
 export function findCommand(positionals: string[]): Command | undefined {
   const [first, second] = positionals;
   if (first === undefined) return undefined;
-  return COMMANDS[first] ?? (second === undefined ? undefined : COMMANDS[`${first} ${second}`]);
+  // Typed by the user: "constructor" or "toString" is no command.
+  const command = (name: string): Command | undefined => (Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined);
+  return command(first) ?? (second === undefined ? undefined : command(`${first} ${second}`));
 }

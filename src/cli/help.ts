@@ -110,6 +110,11 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     summary: "Deletes one fact on every instance; the facts it had replaced become live again.",
   },
   {
+    commands: ["facts explain"],
+    usage: "memoryd facts explain FACT_ID [--json]",
+    summary: "Shows a fact, what it replaced or updates and what replaced or updates it, with the lexicon record or words that made each link.",
+  },
+  {
     commands: ["facts export"],
     usage: "memoryd facts export --workspace SLUG              (JSONL on stdout)",
     summary: "Writes every fact, superseded history included.",
@@ -117,7 +122,7 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
   {
     commands: ["facts reclaim"],
     usage: "memoryd facts reclaim --workspace SLUG [--dry-run] [--json]",
-    summary: "Restores facts that older supersession rules hid wrongly.",
+    summary: "Re-reads every fact's claim and restores facts that older supersession rules hid but the current ones would not.",
   },
   {
     commands: ["embeddings backfill"],

@@ -78,6 +78,10 @@ export async function factHistory(db: Queryable, factId: string): Promise<FactHi
       SELECT f.superseded_by, n.depth + 1 FROM facts f JOIN newer n ON f.id = n.id WHERE f.superseded_by IS NOT NULL AND n.depth < 100
     )
     SELECT id FROM newer ORDER BY depth`;
+  // Facts that update it: few per fact, found by a scan of the fact's workspace (no index on the array; an explain is an operator's read).
+  const updatedBy = await db.sql<{ id: string }>`
+    SELECT f.id FROM facts f JOIN facts me ON me.id = ${factId} AND f.workspace_id = me.workspace_id
+     WHERE ${factId}::text = ANY(f.updates) ORDER BY f.recorded_at DESC, f.id DESC LIMIT 100`;
   return {
     fact,
     replaced: await factsWhere(
@@ -87,6 +91,11 @@ export async function factHistory(db: Queryable, factId: string): Promise<FactHi
     replaced_by: await factsWhere(
       db,
       forward.map((r) => r.id),
+    ),
+    updates: await factsWhere(db, fact.updates),
+    updated_by: await factsWhere(
+      db,
+      updatedBy.map((r) => r.id),
     ),
   };
 }

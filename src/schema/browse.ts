@@ -24,11 +24,16 @@ export type AdminFactQuery = Static<typeof AdminFactQuery>;
 export const FactPage = Type.Object({ facts: Type.Array(ExportedFact), next_cursor: Type.Union([Type.String(), Type.Null()]) });
 export type FactPage = Static<typeof FactPage>;
 
-/** One fact with its supersession chain: what it replaced (newest first) and what replaced it. */
+/**
+ * One fact with its supersession chain, what it replaced (newest first) and what replaced it, and
+ * its update links: the live facts it updates and those that update it (docs/memory.md).
+ */
 export const FactHistory = Type.Object({
   fact: ExportedFact,
   replaced: Type.Array(ExportedFact),
   replaced_by: Type.Array(ExportedFact),
+  updates: Type.Array(ExportedFact),
+  updated_by: Type.Array(ExportedFact),
 });
 export type FactHistory = Static<typeof FactHistory>;
 

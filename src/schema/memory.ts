@@ -314,6 +314,13 @@ export const ExportedFact = Type.Object({
   sensitive: Type.Boolean(),
   pinned: Type.Boolean(),
   superseded_by: Type.Union([Type.String(), Type.Null()]),
+  claim_subject: Type.Union([Type.String(), Type.Null()], {
+    description: "who or what the fact's claim is about, as the attribute lexicon read it (lower case); null: no claim read",
+  }),
+  updates: Type.Array(Type.String(), { description: "the facts this one updates: readers put it above them, nothing is hidden (docs/memory.md)" }),
+  link_reason: Type.Union([Type.String(), Type.Null()], {
+    description: "which lexicon record or which words made this fact replace or update others; null: it does neither",
+  }),
   ...RecallFields.properties,
   ...ProvenanceFields.properties,
 });

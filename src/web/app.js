@@ -756,8 +756,20 @@ async function reviewPage(slug) {
       "tr",
       {},
       h("td", {}, s.replaced.text, h("div", { class: "muted" }, when(s.replaced.recorded_time))),
-      h("td", {}, s.replaced_by.text, h("div", { class: "muted" }, when(s.replaced_by.recorded_time))),
-      h("td", {}, s.replaced.subject, s.replaced.agent ? h("div", { class: "muted" }, `agent ${s.replaced.agent}'s own`) : null),
+      h(
+        "td",
+        {},
+        s.replaced_by.text,
+        h("div", { class: "muted" }, when(s.replaced_by.recorded_time)),
+        s.replaced_by.link_reason ? h("div", { class: "muted" }, `why: ${s.replaced_by.link_reason}`) : null,
+      ),
+      // The claim's subject ("harbor foods" in "Lena Park took over as account owner for Harbor Foods"), not whom the sentence opens with.
+      h(
+        "td",
+        {},
+        s.replaced_by.claim_subject ?? s.replaced.claim_subject ?? s.replaced.subject,
+        s.replaced.agent ? h("div", { class: "muted" }, `agent ${s.replaced.agent}'s own`) : null,
+      ),
       h(
         "td",
         {},

@@ -261,7 +261,7 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
     if (between.some((t) => t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "ADJ")) return null;
     to = from + possessive;
   }
-  const span = [...tokens.slice(from, to), ...qualifier(tokens, match)].filter((t) => !own.has(t.lower));
+  const span = [...tokens.slice(from, to), ...qualifier(tokens, match, to)].filter((t) => !own.has(t.lower));
   while (span.length > 0 && CONNECTORS.has(span[0]!.lower)) span.shift();
   while (span.length > 0 && (CONNECTORS.has(span.at(-1)!.lower) || span.at(-1)!.pos === "PUNCT")) span.pop();
   // "Payments' tech lead" with the possessor lost is no one's; "The on-call lead is Dana" is the workspace's.
@@ -335,18 +335,23 @@ const GENERIC_HEADS: ReadonlySet<string> = new Set([
 ]);
 
 /** What qualifies an attribute named last: "Bo is the on-call lead **for payments**". */
-function qualifier(tokens: readonly Token[], match: LexiconMatch): readonly Token[] {
+function qualifier(tokens: readonly Token[], match: LexiconMatch, subjectEnd: number): readonly Token[] {
   const last = match.template.steps.at(-1);
-  const after = tokens[match.end];
-  if (last === undefined || !("literal" in last) || !attributeWords(match.template.record).has(last.literal)) return [];
-  if (after === undefined || !QUALIFIERS.has(after.lower)) return [];
+  const own = attributeWords(match.template.record);
+  // The match ends on the attribute's noun: a word of the template ("lead for payments"), or the
+  // subject slot's last word ("Lena took over as account owner for Harbor Foods").
+  const endsOnWord = last !== undefined && "literal" in last && own.has(last.literal);
+  const endsOnSubject = last !== undefined && "slot" in last && last.slot === "s" && own.has(tokens[subjectEnd - 1]?.lower ?? "");
+  const at = endsOnWord ? match.end : endsOnSubject ? subjectEnd : -1;
+  const after = tokens[at];
+  if (at < 0 || after === undefined || !QUALIFIERS.has(after.lower)) return [];
   // "lead for payments", "champion at Initech"; not "plan at $499 a month".
-  let from = match.end + 1;
+  let from = at + 1;
   while (tokens[from]?.pos === "DET") from++;
   const head = tokens[from];
   if (head === undefined || !(head.pos === "PROPN" || head.pos === "NOUN" || head.pos === "NUM")) return [];
   if (NAMED_ONLY.has(after.lower) && (head.pos !== "PROPN" || DATE_HEADS.has(head.lower))) return [];
-  return tokens.slice(match.end + 1, valueEnd(tokens, match.end + 1, tokens.length, "thing"));
+  return tokens.slice(at + 1, valueEnd(tokens, at + 1, tokens.length, "thing"));
 }
 
 const QUALIFIERS: ReadonlySet<string> = new Set(["for", "of", "at", "on", "in"]);
