@@ -21,6 +21,7 @@ const CHANGE_CUES: readonly { cue: string; forms: readonly string[] }[] = [
   { cue: "start", forms: ["joined", "started", "became", "promoted", "took", "taking", "covering", "hired", "bought", "adopted", "returned", "back"] },
   { cue: "reschedule", forms: ["pushed", "slipped", "delayed", "postponed", "rescheduled", "bumped", "brought", "extended", "shortened"] },
   { cue: "amount", forms: ["grew", "grown", "increased", "decreased", "raised", "lowered", "doubled", "halved", "reduced", "cut", "expanded", "shrank"] },
+  { cue: "retire", forms: ["retired", "deprecated", "sunset", "sunsetted", "decommissioned", "discontinued", "renegotiated", "rolled", "reverted", "favour", "favor"] },
   { cue: "change", forms: ["changed", "changing", "change", "update", "updated", "new", "upgraded", "downgraded", "renamed", "revised", "went"] },
 ];
 const CUE_OF: ReadonlyMap<string, string> = new Map(CHANGE_CUES.flatMap(({ cue, forms }) => forms.map((form) => [form, cue] as const)));
@@ -43,32 +44,38 @@ export interface UpdateSide {
 /** Words: letters, digits and the dots and hyphens inside them ("v4.2", "fly.io", "on-call"). */
 const WORD = /[\p{L}\p{N}](?:[\p{L}\p{N}.-]*[\p{L}\p{N}])?/gu;
 
+/** Where a run of capitalised words ends: punctuation between words, or a dash set off by spaces. */
+const SEGMENT_END = /[;,:!?()"“”]+|\.(?=\s|$)|\s[-–—]\s/u;
+
 export function updateSideOf(text: string): UpdateSide {
-  const words = text.replace(/['’]s\b/gu, "").match(WORD) ?? [];
   const content = new Set<string>();
   const looked = new Set<string>();
   const names: string[] = [];
-  let run: string[] = [];
-  let runFrom = 0;
   let cue: string | undefined;
-  const endRun = (): void => {
-    // A lone capital at the sentence's start is only the sentence's first word.
-    if (run.length > 1 || (run.length === 1 && runFrom > 0)) names.push(run.join(" "));
-    run = [];
-  };
-  words.forEach((word, i) => {
-    const lower = word.toLowerCase();
-    cue ??= CUE_OF.get(lower);
-    // Titles and initials ("Dr", "J") are not part of a name: two doctors are not one thing.
-    if (/^\p{Lu}/u.test(word) && word.length > 2 && !FUNCTION_WORDS.has(lower) && !CUE_OF.has(lower)) {
-      if (run.length === 0) runFrom = i;
-      run.push(lower);
-    } else endRun();
-    if (FUNCTION_WORDS.has(lower) || CUE_OF.has(lower) || NOT_TOPICS.has(lower) || (lower.length < 3 && !/\d/u.test(lower))) return;
-    looked.add(lower);
-    content.add(termOf(lower));
-  });
-  endRun();
+  for (const segment of text.replace(/['’]s\b/gu, "").split(SEGMENT_END)) {
+    let run: string[] = [];
+    let runFrom = 0;
+    const endRun = (): void => {
+      // A lone capital that opens a sentence or clause is only its first word.
+      if (run.length > 1 || (run.length === 1 && runFrom > 0)) names.push(run.join(" "));
+      run = [];
+    };
+    (segment.match(WORD) ?? []).forEach((word, i) => {
+      const lower = word.toLowerCase();
+      cue ??= CUE_OF.get(lower);
+      // Titles and initials ("Dr", "J") are not part of a name: two doctors are not one thing.
+      if (/^\p{Lu}/u.test(word) && word.length > 2 && !FUNCTION_WORDS.has(lower) && !CUE_OF.has(lower)) {
+        if (run.length === 0) runFrom = i;
+        run.push(lower);
+      } else endRun();
+      // Short words say little, but an acronym ("QA", "HR") names a team or a thing.
+      const short = lower.length < 3 && !/\d/u.test(lower) && !/^\p{Lu}{2}$/u.test(word);
+      if (FUNCTION_WORDS.has(lower) || CUE_OF.has(lower) || NOT_TOPICS.has(lower) || short) return;
+      looked.add(lower);
+      content.add(termOf(lower));
+    });
+    endRun();
+  }
   return { words: [...looked], content, names, cue };
 }
 

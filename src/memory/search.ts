@@ -5,7 +5,7 @@ import { countsRecalls, type ServiceContext } from "../service";
 import type { FactIndex } from "./index/fact-index";
 import { actingAs } from "../agents/acting";
 import { readView } from "./as-of";
-import { asksAboutThePast, putNewerFirst } from "./index/freshness";
+import { asksAboutThePast, preferNewerOnTies, putNewerFirst } from "./index/freshness";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
 import { planQuery, type QueryPlan, RANKING, rankFacts, type ReadFilter, readFilter, recentFacts, type RankingParams } from "./index/ranking";
 import { timeOnlyExplanation } from "./time/fact-lift";
@@ -106,7 +106,9 @@ function finishSearch(ranking: WordRanking, semantic: SemanticQuery | null): Sea
   const ranked = fused?.ords ?? lexical.slice(0, input.limit);
   // The newer fact of an update goes directly above the one it updates, unless the query asks how things were.
   const placedFor = new Map<number, number>();
-  const ords = asksAboutThePast(input.query, plan.time.windows, ranking.now) ? ranked : putNewerFirst(index, ranked, filter, placedFor).slice(0, input.limit);
+  const ords = asksAboutThePast(input.query, plan.time.windows, ranking.now)
+    ? ranked
+    : putNewerFirst(index, preferNewerOnTies(index, ranked, plan), filter, placedFor).slice(0, input.limit);
   const updatedBy = new Map([...placedFor].map(([newer, older]) => [older, newer]));
   return {
     facts: ords.map((ord) => {

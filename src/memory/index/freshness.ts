@@ -6,8 +6,8 @@
  * question about the past keeps the plain order.
  */
 import type { FactIndex } from "./fact-index";
-import { isVisible, type ReadFilter } from "./ranking";
-import { wordsOf } from "./terms";
+import { isVisible, type QueryPlan, type ReadFilter } from "./ranking";
+import { termsOf, wordsOf } from "./terms";
 import type { TimeWindow } from "../time/query-time";
 
 /** Words that ask how things were: the newer fact is then not the answer. Lower case. */
@@ -83,6 +83,42 @@ export function putNewerFirst(
     }
     out.push(ord);
     placed.add(ord);
+  }
+  return out;
+}
+
+/** Facts longer than this (in terms) are chat turns or notes, not statements of one state: ties among them keep their order. */
+const STATEMENT_MAX_TERMS = 24;
+
+/**
+ * Among short statements, a newer fact that holds every query word an older one above it holds
+ * goes directly above it: when the words cannot tell two facts apart, the newer is the better
+ * guess at how things are now ("Puffin is on Fly.io" before "The Puffin service is hosted on
+ * Heroku" for "where do we deploy Puffin?"; "Puffin's owner is Mei" keeps its place for "who owns
+ * Puffin?", which it answers with more of the question's words).
+ */
+export function preferNewerOnTies(index: FactIndex, ranked: readonly number[], plan: QueryPlan): number[] {
+  const out = [...ranked];
+  const held = new Map<number, ReadonlySet<number> | null>();
+  const heldOf = (ord: number): ReadonlySet<number> | null => {
+    let groups = held.get(ord);
+    if (groups === undefined) {
+      const terms = index.lengthOf[ord]! <= STATEMENT_MAX_TERMS ? new Set(termsOf(index.text(ord))) : null;
+      groups = terms === null ? null : new Set(plan.groups.flatMap((g, i) => (g.terms.some((t) => terms.has(t)) ? [i] : [])));
+      held.set(ord, groups);
+    }
+    return groups;
+  };
+  for (let j = 1; j < out.length; j++) {
+    const newer = out[j]!;
+    const words = heldOf(newer);
+    if (words === null || words.size === 0) continue;
+    const at = out.findIndex((older, i) => {
+      if (i >= j || !index.observedBefore(older, newer)) return false;
+      const olderWords = heldOf(older);
+      return olderWords !== null && olderWords.size > 0 && [...olderWords].every((g) => words.has(g));
+    });
+    if (at >= 0) out.splice(at, 0, ...out.splice(j, 1));
   }
   return out;
 }
