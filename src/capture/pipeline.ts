@@ -127,8 +127,8 @@ export interface Analysed {
   analysis: FactAnalysis;
 }
 
-/** A fact stored earlier in the same call, as a later change statement of the call sees it. */
-type BatchFact = { side: UpdateSide; id: string; endUserId: string | null; agent: string | null; recordedAt: number };
+/** A fact stored earlier in the same call, as a later statement of the call sees it. */
+type BatchFact = UpdateCandidate & { endUserId: string | null; agent: string | null };
 
 /** Under the capture lock: duplicates, claims and supersession, the insert. */
 async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: readonly Analysed[]): Promise<CaptureResult> {
@@ -147,6 +147,9 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     [...new Set(analysed.map((a) => a.agent ?? ""))],
     now,
   );
+  const scopeOf = (a: Analysed): string => `${a.analysis.subjectType === "end_user" ? (a.endUserId ?? "") : ""}\n${a.agent ?? ""}`;
+  const updateSides = analysed.map((a) => (a.analysis.mayReplace && a.item.text.length <= STATEMENT_CHARS ? updateSideOf(a.item.text) : null));
+  const recentByScope = await recentStatements(tx, workspaceId, analysed, updateSides, scopeOf, now);
   // Live facts with a claim (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
   const preparedOf = (key: string | null, value: string | null, negated: boolean): PreparedClaim | null => {
     const parts = key === null || value === null ? null : parseClaimKey(key);
@@ -170,7 +173,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   const history: { id: string; keptBy: string }[] = [];
   const factIds: string[] = [];
   let skipped = 0;
-  for (const { item, endUserId, agent, analysis } of analysed) {
+  for (const [at, { item, endUserId, agent, analysis }] of analysed.entries()) {
     const recordedAt = item.recordedAt ?? now;
     const duplicateKey = `${endUserId ?? ""}\n${agent ?? ""}\n${analysis.normalized}`;
     const storedEndUser = analysis.subjectType === "end_user" ? endUserId : null;
@@ -193,15 +196,30 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     const replacedIds = new Set(replaced.map((old) => old.id));
     // An update links to what was observed before it; what was observed after it already says the later state.
     const updated = linked.filter((l) => l.link.kind === "updates" && l.old.recordedAt <= recordedAt.getTime());
-    const claim = analysis.claim === null ? null : continuedClaim(analysis.claim, replaced.flatMap((old) => (old.first ? [old.first.claim] : [])));
+    const claim =
+      analysis.claim === null
+        ? null
+        : continuedClaim(
+            analysis.claim,
+            replaced.flatMap((old) => (old.first ? [old.first.claim] : [])),
+          );
     const id = sortableId("fact");
-    const side = updateSideOf(item.text);
+    const side = updateSides[at]!;
     // A statement that something changed, read by its words: it may update, never replace.
     const changed =
-      linked.length === 0 && analysis.mayReplace
-        ? (await updatedStatements(tx, workspaceId, storedEndUser, agent, side, batch, replacedInBatch, now)).filter((c) => c.recordedAt <= recordedAt.getTime())
+      linked.length === 0 && side !== null
+        ? updatedStatements(
+            side,
+            [...batch.filter((b) => b.endUserId === storedEndUser && b.agent === agent).reverse(), ...(recentByScope.get(scopeOf(analysed[at]!)) ?? [])].filter(
+              (c) => c.recordedAt <= recordedAt.getTime() && !replacedInBatch.has(c.id),
+            ),
+          )
         : [];
-    const links = [...linked.filter((l) => l.link.kind === "replaces").map((l) => l.link.reason), ...updated.map((l) => l.link.reason), ...changed.map((c) => c.reason)];
+    const links = [
+      ...linked.filter((l) => l.link.kind === "replaces").map((l) => l.link.reason),
+      ...updated.map((l) => l.link.reason),
+      ...changed.map((c) => c.reason),
+    ];
     const updates = [...new Set([...updated.map((l) => l.old.id), ...changed.map((c) => c.id)])];
     const keptBy = observedLater(replaced, recordedAt.getTime());
     rows.push({
@@ -243,7 +261,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     };
     live = [...live.filter((old) => !replacedIds.has(old.id)), ...(claim !== null ? [kept] : [])];
     for (const old of replaced) replacedInBatch.add(old.id);
-    batch.push({ side, id, endUserId: storedEndUser, agent, recordedAt: recordedAt.getTime() });
+    if (side !== null) batch.push({ side, id, endUserId: storedEndUser, agent, recordedAt: recordedAt.getTime() });
   }
 
   if (rows.length === 0) return { accepted_fact_count: analysed.length, created: 0, superseded: 0, skipped, factIds: [] };
@@ -296,34 +314,65 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   };
 }
 
-/** How many recent facts a change statement is compared with, and how many it may update. */
+/** How many recent facts each statement is compared with, and how many it may update; what counts as a statement. */
 const CHANGE_CANDIDATES = 50;
 const MAX_UPDATED = 3;
+/** Longer texts are chat turns or notes, not statements of one state (the candidates' bound in store.ts too). */
+const STATEMENT_CHARS = 240;
+
+/** A live fact an update may link to, with its words read once. */
+interface UpdateCandidate {
+  id: string;
+  recordedAt: number;
+  side: UpdateSide;
+}
 
 /**
- * The live facts a statement that something changed updates (capture/updates.ts): among the
- * scope's recent facts that share a word with it and those stored earlier in this call, the most
- * recent first.
+ * The recent short live facts of each scope the call writes to that share a word with one of its
+ * statements: one query per scope for the whole call (most recent first), read before any of the
+ * call's facts is stored.
  */
-async function updatedStatements(
+async function recentStatements(
   tx: Queryable,
   workspaceId: string,
-  endUserId: string | null,
-  agent: string | null,
-  newer: UpdateSide,
-  batch: readonly BatchFact[],
-  replacedInBatch: ReadonlySet<string>,
+  analysed: readonly Analysed[],
+  sides: readonly (UpdateSide | null)[],
+  scopeOf: (a: Analysed) => string,
   now: Date,
-): Promise<{ id: string; recordedAt: number; reason: string }[]> {
-  const stored = await liveStatementsMentioning(tx, workspaceId, endUserId, agent, newer.words, CHANGE_CANDIDATES, now);
-  const candidates = [
-    ...batch.filter((b) => b.endUserId === endUserId && b.agent === agent).reverse(),
-    ...stored.map((row) => ({ id: row.id, recordedAt: row.recorded_ms, side: updateSideOf(row.text) })),
-  ].filter((c) => !replacedInBatch.has(c.id));
-  return candidates
-    .flatMap((c) => {
-      const reason = updateOf(newer, c.side);
-      return reason === null ? [] : [{ id: c.id, recordedAt: c.recordedAt, reason }];
-    })
-    .slice(0, MAX_UPDATED);
+): Promise<Map<string, UpdateCandidate[]>> {
+  const words = new Map<string, { endUserId: string | null; agent: string | null; words: Set<string>; statements: number }>();
+  analysed.forEach((a, i) => {
+    const side = sides[i];
+    if (side === null || side === undefined || side.words.length === 0) return;
+    const scope = scopeOf(a);
+    const entry = words.get(scope) ?? {
+      endUserId: a.analysis.subjectType === "end_user" ? a.endUserId : null,
+      agent: a.agent,
+      words: new Set(),
+      statements: 0,
+    };
+    for (const w of side.words) entry.words.add(w);
+    entry.statements += 1;
+    words.set(scope, entry);
+  });
+  const byScope = new Map<string, UpdateCandidate[]>();
+  for (const [scope, entry] of words) {
+    const rows = await liveStatementsMentioning(tx, workspaceId, entry.endUserId, entry.agent, [...entry.words], CHANGE_CANDIDATES * entry.statements, now);
+    byScope.set(
+      scope,
+      rows.map((row) => ({ id: row.id, recordedAt: row.recorded_ms, side: updateSideOf(row.text) })),
+    );
+  }
+  return byScope;
+}
+
+/** The candidates a statement updates (capture/updates.ts), the most recent first, at most MAX_UPDATED. */
+function updatedStatements(newer: UpdateSide, candidates: readonly UpdateCandidate[]): { id: string; recordedAt: number; reason: string }[] {
+  const found: { id: string; recordedAt: number; reason: string }[] = [];
+  for (const c of candidates) {
+    const reason = updateOf(newer, c.side);
+    if (reason !== null) found.push({ id: c.id, recordedAt: c.recordedAt, reason });
+    if (found.length === MAX_UPDATED) break;
+  }
+  return found;
 }
