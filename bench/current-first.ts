@@ -43,7 +43,9 @@ interface Reading {
 const bench = await openBenchDatabase();
 const app = testApp(bench.db);
 console.log(`database: ${bench.label}`);
-console.log("| set | half | questions | current first | stale above | newer not in 5 | baseline (newer first when both in 5) | replacements found | true facts hidden | replaces precision | replaces recall | older gone by another pair |");
+console.log(
+  "| set | half | questions | current first | stale above | newer not in 5 | baseline (newer first when both in 5) | replacements found | true facts hidden | replaces precision | replaces recall | older gone by another pair |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const set of sets) {
   const pairs = loadPairs(set);
@@ -69,7 +71,19 @@ async function readSet(given: readonly LabelledPair[]): Promise<Reading> {
   await teachAll(keys, pairs, "older", new Date(now - 2 * DAY));
   await teachAll(keys, pairs, "newer", new Date(now - DAY));
   const stored = await replacedBy(key.workspace);
-  const r: Reading = { questions: 0, currentFirst: 0, staleAbove: 0, newerMissing: 0, newerAboveWhenBoth: 0, replacements: 0, found: 0, both: 0, hidden: 0, elsewhere: 0, misses: [] };
+  const r: Reading = {
+    questions: 0,
+    currentFirst: 0,
+    staleAbove: 0,
+    newerMissing: 0,
+    newerAboveWhenBoth: 0,
+    replacements: 0,
+    found: 0,
+    both: 0,
+    hidden: 0,
+    elsewhere: 0,
+    misses: [],
+  };
   for (const pair of pairs) {
     // Only what the pair's own newer fact did is judged by its label; what another pair's fact did is counted apart.
     const by = stored.get(pair.older);
@@ -103,7 +117,9 @@ async function readSet(given: readonly LabelledPair[]): Promise<Reading> {
     else r.currentFirst += 1;
     if (newerAt >= 0) r.newerAboveWhenBoth += 1;
     if (newerAt < 0 || (olderAt >= 0 && olderAt < newerAt)) {
-      r.misses.push(`${newerAt < 0 ? "MISSING" : "STALE  "} ${JSON.stringify(pair.question)} -> ${JSON.stringify(pair.newer)} | got ${JSON.stringify(texts.slice(0, 3))}`);
+      r.misses.push(
+        `${newerAt < 0 ? "MISSING" : "STALE  "} ${JSON.stringify(pair.question)} -> ${JSON.stringify(pair.newer)} | got ${JSON.stringify(texts.slice(0, 3))}`,
+      );
     }
   }
   return r;

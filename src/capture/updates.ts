@@ -15,13 +15,19 @@ import { FUNCTION_WORDS } from "./rules/lexicon";
  */
 const CHANGE_CUES: readonly { cue: string; forms: readonly string[] }[] = [
   { cue: "now", forms: ["now", "nowadays", "currently", "anymore", "longer", "instead", "again", "effective", "starting", "forward"] },
-  { cue: "switch", forms: ["switch", "switched", "switching", "swap", "swapped", "swapping", "trade", "traded", "replaced", "replacing", "replaces", "handed", "handing"] },
+  {
+    cue: "switch",
+    forms: ["switch", "switched", "switching", "swap", "swapped", "swapping", "trade", "traded", "replaced", "replacing", "replaces", "handed", "handing"],
+  },
   { cue: "move", forms: ["moved", "moving", "moves", "relocated", "relocating", "migrated", "migrating", "transferred", "reassigned", "rehomed"] },
   { cue: "leave", forms: ["left", "leaving", "quit", "quitting", "resigned", "dropped", "gave", "sold", "ended", "stopped", "cancelled", "canceled"] },
   { cue: "start", forms: ["joined", "started", "became", "promoted", "took", "taking", "covering", "hired", "bought", "adopted", "returned", "back"] },
   { cue: "reschedule", forms: ["pushed", "slipped", "delayed", "postponed", "rescheduled", "bumped", "brought", "extended", "shortened"] },
   { cue: "amount", forms: ["grew", "grown", "increased", "decreased", "raised", "lowered", "doubled", "halved", "reduced", "cut", "expanded", "shrank"] },
-  { cue: "retire", forms: ["retired", "deprecated", "sunset", "sunsetted", "decommissioned", "discontinued", "renegotiated", "rolled", "reverted", "favour", "favor"] },
+  {
+    cue: "retire",
+    forms: ["retired", "deprecated", "sunset", "sunsetted", "decommissioned", "discontinued", "renegotiated", "rolled", "reverted", "favour", "favor"],
+  },
   { cue: "change", forms: ["changed", "changing", "change", "update", "updated", "new", "upgraded", "downgraded", "renamed", "revised", "went"] },
 ];
 const CUE_OF: ReadonlyMap<string, string> = new Map(CHANGE_CUES.flatMap(({ cue, forms }) => forms.map((form) => [form, cue] as const)));

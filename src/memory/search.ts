@@ -114,8 +114,7 @@ function finishSearch(ranking: WordRanking, semantic: SemanticQuery | null): Sea
     facts: ords.map((ord) => {
       const vector = fused?.vector.get(ord);
       const placed = placedFor.get(ord);
-      const lexical =
-        explain?.get(ord) ?? (explain !== undefined && (vector !== undefined || placed !== undefined) ? emptyExplanation() : undefined);
+      const lexical = explain?.get(ord) ?? (explain !== undefined && (vector !== undefined || placed !== undefined) ? emptyExplanation() : undefined);
       const explanation =
         lexical === undefined
           ? undefined
