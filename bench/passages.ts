@@ -47,7 +47,7 @@ import { join } from "node:path";
 import { analyzeFact } from "../src/capture/analyze";
 import { DEFAULT_CONFIDENCE } from "../src/capture/pipeline";
 import { FactIndex, type IndexedFact } from "../src/memory/index/fact-index";
-import { RANKING, type RankingParams } from "../src/memory/index/ranking";
+import { RANKING, type RankingParams } from "../src/memory/index/params";
 import { searchIndex } from "../src/memory/search";
 import type { Visibility } from "../src/memory/visibility";
 import { Bm25 } from "./lib/bm25";

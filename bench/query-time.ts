@@ -13,7 +13,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { FactIndex, factTerms } from "../src/memory/index/fact-index";
+import { FactIndex } from "../src/memory/index/fact-index";
+import { factTerms } from "../src/memory/index/postings";
 import { termsOf } from "../src/memory/index/terms";
 import { readFactTime, readQueryTime } from "../src/memory/time/query-time";
 import { loadLocomo } from "./lib/locomo-data";

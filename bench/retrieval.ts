@@ -41,7 +41,7 @@ import { createWorkspace } from "../src/auth/workspaces";
 import { teachFacts } from "../src/capture/teach";
 import type { Db } from "../src/db/types";
 import { FactIndex, type IndexedFact } from "../src/memory/index/fact-index";
-import { RANKING, type RankingParams } from "../src/memory/index/ranking";
+import { RANKING, type RankingParams } from "../src/memory/index/params";
 import { FactIndexes } from "../src/memory/index/registry";
 import { searchFacts, searchIndex } from "../src/memory/search";
 import { ALL_SCOPES } from "../src/schema/auth";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { findAgent } from "../agents/store";
 import { ApiError, notFound } from "../errors";
 import { sortableId } from "../ids";
-import { isVisible, readFilter } from "../memory/index/ranking";
+import { isVisible, readFilter } from "../memory/index/filter";
 import type { FactIndexes } from "../memory/index/registry";
 import { visibilityFor, type Visibility } from "../memory/visibility";
 import type { Answer, AnswerRequest, AskWorkerArgs, QueuedAnswer, Source, WaitTimedOut } from "../schema/answers";

@@ -138,7 +138,8 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
                   ${rows.map((r) => r.source?.keyId ?? null)}::text[], ${rows.map((r) => r.source?.agent ?? null)}::text[],
                   ${rows.map((r) => r.source?.via ?? null)}::text[],
                   -- A fact's updates travel as one space-separated string: unnest cannot carry an array per row.
-                  ${rows.map((r) => (r.updates && r.updates.length > 0 ? r.updates.join(" ") : null))}::text[], ${rows.map((r) => r.linkReason ?? null)}::text[])
+                  ${rows.map((r) => (r.updates && r.updates.length > 0 ? r.updates.join(" ") : null))}::text[],
+                  ${rows.map((r) => r.linkReason ?? null)}::text[])
            AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug, confidence, recorded_at, expires_at,
                 sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
                 taught_by_key, taught_by_agent, taught_via, updates, link_reason)

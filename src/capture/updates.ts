@@ -95,22 +95,29 @@ function namesConflict(older: UpdateSide, newer: UpdateSide): boolean {
   return older.names.some((o) => newer.names.some((n) => !within(o, n) && !within(n, o) && o.split(" ").some((w) => n.split(" ").includes(w))));
 }
 
-/** Words two facts share before a newer one without a change word is read as a new state of the same thing. */
-const TOPIC_WITHOUT_CUE = 2;
-
 /**
- * Why the newer fact updates the older, or null: it names no other thing of the same name, and
- * either says something changed and shares a content word with the older, or shares two and says
- * something the older does not (a new state of the same thing, said plainly).
+ * Why the newer fact updates the older, or null: it says something changed, shares a content word
+ * with it, and names no other thing of the same kind ("Cobalt Freight" and "Cobalt Textiles",
+ * "batch1" and "batch3"). Two facts that share words but say no change are left to the reader,
+ * which puts the newer first only when both match a question alike (memory/index/freshness.ts).
  */
 export function updateOf(newer: UpdateSide, older: UpdateSide): string | null {
-  if (namesConflict(older, newer)) return null;
+  if (newer.cue === undefined || namesConflict(older, newer) || identifiersConflict(older, newer)) return null;
   const shared = [...newer.content].filter((w) => older.content.has(w));
-  const saysMore = shared.length < newer.content.size;
-  if (shared.length === 0 || (newer.cue === undefined && (shared.length < TOPIC_WITHOUT_CUE || !saysMore))) return null;
-  const how = newer.cue === undefined ? "a new statement" : `change word "${newer.cue}"`;
-  return `updates: ${how}, both about ${shared
+  if (shared.length === 0) return null;
+  return `updates: change word "${newer.cue}", both about ${shared
     .slice(0, 3)
     .map((w) => `"${w}"`)
     .join(", ")}`;
+}
+
+/** A word that names one thing of many by a number in it: "batch1", "sprint12", "ec2", "v4.2". */
+const IDENTIFIER = /^\p{L}[\p{L}.-]*\d/u;
+
+/** Each fact names things by identifiers and they share none: two crates, two sprints. */
+function identifiersConflict(older: UpdateSide, newer: UpdateSide): boolean {
+  const ids = (side: UpdateSide): string[] => side.words.filter((w) => IDENTIFIER.test(w));
+  const a = ids(older);
+  const b = ids(newer);
+  return a.length > 0 && b.length > 0 && !a.some((w) => b.includes(w));
 }

@@ -71,7 +71,8 @@ export async function* exportFacts(db: Queryable, workspaceId: string, endUserId
 
 /** The columns an exported fact is made from (`f` = facts, `u` = end_users). */
 export const EXPORT_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, u.name AS end_user_name, f.agent_slug,
-  f.confidence, f.recorded_at, f.expires_at, f.sensitive, f.pinned, f.superseded_by, f.claim_subject, f.updates, f.link_reason, f.taught_by_key, f.taught_by_agent, f.taught_via,
+  f.confidence, f.recorded_at, f.expires_at, f.sensitive, f.pinned, f.superseded_by, f.claim_subject, f.updates, f.link_reason,
+  f.taught_by_key, f.taught_by_agent, f.taught_via,
   (SELECT r.recall_count::float8 FROM fact_recalls r WHERE r.fact_id = f.id) AS recall_count,
   (SELECT r.last_recalled_at FROM fact_recalls r WHERE r.fact_id = f.id) AS last_recalled_at`;
 

@@ -4,8 +4,9 @@ import type { Fact, FactList, FactListQuery, FactQuery, FactWithHistory, ListedF
 import type { ServiceContext } from "../service";
 import { readView } from "./as-of";
 import { deleteFact, olderVersions } from "./browse";
-import { KINDS, type FactIndex } from "./index/fact-index";
-import { isVisible, readFilter } from "./index/ranking";
+import { KINDS } from "./index/fact-table";
+import type { FactIndex } from "./index/fact-index";
+import { isVisible, readFilter } from "./index/filter";
 import { recallStats } from "./recalls";
 import { visibilityFor, visibleFacts } from "./visibility";
 

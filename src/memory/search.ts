@@ -5,9 +5,13 @@ import { countsRecalls, type ServiceContext } from "../service";
 import type { FactIndex } from "./index/fact-index";
 import { actingAs } from "../agents/acting";
 import { readView } from "./as-of";
-import { asksAboutThePast, preferNewerOnTies, putNewerFirst } from "./index/freshness";
+import { asksAboutThePast, preferNewerOnTies, putNewerFirst, TIE_WINDOW } from "./index/freshness";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
-import { planQuery, type QueryPlan, RANKING, rankFacts, type ReadFilter, readFilter, recentFacts, type RankingParams } from "./index/ranking";
+import { planQuery, type QueryPlan } from "./index/plan";
+import { RANKING, type RankingParams } from "./index/params";
+import { rankFacts } from "./index/ranking";
+import { type ReadFilter, readFilter } from "./index/filter";
+import { recentFacts } from "./index/listing";
 import { timeOnlyExplanation } from "./time/fact-lift";
 import { visibilityFor, type Visibility } from "./visibility";
 
@@ -81,7 +85,8 @@ function rankByWords(
   // One whose only known words name a time ("what happened last week?") gets the facts nearest that
   // time, unless vectors rank it: then it is ranked by words too, and which to use waits for the vector.
   else if (!(plan.onlyTime && !forVectors)) {
-    const depth = forVectors ? Math.max(input.limit, FUSION_DEPTH) : input.limit;
+    // Ranked TIE_WINDOW deeper: the freshness pass may lift a newer fact from just below the limit.
+    const depth = forVectors ? Math.max(input.limit + TIE_WINDOW, FUSION_DEPTH) : input.limit + TIE_WINDOW;
     ranking.lexical = rankFacts(index, plan, filter, { limit: depth, now, ...(params && { params }), ...(explain && { explain }) });
   }
   return ranking;
@@ -102,12 +107,12 @@ function finishSearch(ranking: WordRanking, semantic: SemanticQuery | null): Sea
     explain?.clear();
     lexical = byTime(ranking);
   }
-  const fused = semantic !== null && plan.hasTerms ? fuseWithVectors(index, lexical, semantic, filter, { limit: input.limit }) : null;
-  const ranked = fused?.ords ?? lexical.slice(0, input.limit);
+  const fused = semantic !== null && plan.hasTerms ? fuseWithVectors(index, lexical, semantic, filter, { limit: input.limit + TIE_WINDOW }) : null;
+  const ranked = fused?.ords ?? lexical;
   // The newer fact of an update goes directly above the one it updates, unless the query asks how things were.
   const placedFor = new Map<number, number>();
   const ords = asksAboutThePast(input.query, plan.time.windows, ranking.now)
-    ? ranked
+    ? ranked.slice(0, input.limit)
     : putNewerFirst(index, preferNewerOnTies(index, ranked, plan), filter, placedFor).slice(0, input.limit);
   const updatedBy = new Map([...placedFor].map(([newer, older]) => [older, newer]));
   return {

@@ -6,7 +6,8 @@
  * question about the past keeps the plain order.
  */
 import type { FactIndex } from "./fact-index";
-import { isVisible, type QueryPlan, type ReadFilter } from "./ranking";
+import { isVisible, type ReadFilter } from "./filter";
+import type { QueryPlan } from "./plan";
 import { termsOf, wordsOf } from "./terms";
 import type { TimeWindow } from "../time/query-time";
 
@@ -90,6 +91,9 @@ export function putNewerFirst(
 /** Facts longer than this (in terms) are chat turns or notes, not statements of one state: ties among them keep their order. */
 const STATEMENT_MAX_TERMS = 24;
 
+/** How far above itself a newer fact may go on a tie; a search ranks this much deeper than its limit. */
+export const TIE_WINDOW = 5;
+
 /**
  * Among short statements, a newer fact that holds every query word an older one above it holds
  * goes directly above it: when the words cannot tell two facts apart, the newer is the better
@@ -98,7 +102,6 @@ const STATEMENT_MAX_TERMS = 24;
  * Puffin?", which it answers with more of the question's words).
  */
 export function preferNewerOnTies(index: FactIndex, ranked: readonly number[], plan: QueryPlan): number[] {
-  const out = [...ranked];
   const held = new Map<number, ReadonlySet<number> | null>();
   const heldOf = (ord: number): ReadonlySet<number> | null => {
     let groups = held.get(ord);
@@ -109,16 +112,21 @@ export function preferNewerOnTies(index: FactIndex, ranked: readonly number[], p
     }
     return groups;
   };
-  for (let j = 1; j < out.length; j++) {
-    const newer = out[j]!;
+  // Each fact's place is decided by the TIE_WINDOW facts ranked just above it, never by a fact
+  // further down: so a search with a smaller limit returns the head of a larger one (ranked
+  // TIE_WINDOW deeper than its limit).
+  const keys = ranked.map((newer, j) => {
     const words = heldOf(newer);
-    if (words === null || words.size === 0) continue;
-    const at = out.findIndex((older, i) => {
-      if (i >= j || !index.observedBefore(older, newer)) return false;
+    if (words === null || words.size === 0) return j;
+    for (let i = Math.max(0, j - TIE_WINDOW); i < j; i++) {
+      const older = ranked[i]!;
       const olderWords = heldOf(older);
-      return olderWords !== null && olderWords.size > 0 && [...olderWords].every((g) => words.has(g));
-    });
-    if (at >= 0) out.splice(at, 0, ...out.splice(j, 1));
-  }
-  return out;
+      if (index.observedBefore(older, newer) && olderWords !== null && olderWords.size > 0 && [...olderWords].every((g) => words.has(g))) return i - 0.5;
+    }
+    return j;
+  });
+  // Two facts placed above one are in observed order, newest first; else in rank order.
+  const order = ranked.map((_, j) => j);
+  order.sort((a, b) => keys[a]! - keys[b]! || (keys[a] !== a && keys[b] !== b ? (index.observedBefore(ranked[a]!, ranked[b]!) ? 1 : -1) : a - b));
+  return order.map((j) => ranked[j]!);
 }

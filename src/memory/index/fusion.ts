@@ -6,7 +6,7 @@
  */
 import type { SemanticQuery } from "../../embeddings/semantic";
 import type { FactIndex } from "./fact-index";
-import { isVisible, type ReadFilter } from "./ranking";
+import { isVisible, type ReadFilter } from "./filter";
 
 /** The fusion constant of Cormack et al.: ranks past the first few differ little. */
 const RRF_K = 60;

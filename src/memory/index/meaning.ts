@@ -1,7 +1,8 @@
 import { INTENT_PREFIX } from "../lexicon/intents";
 import { CATEGORY_PREFIX, lexicon, MEANING_MAX_TERMS } from "../lexicon/lexicon";
-import { type FactIndex, idfOf, type Postings } from "./fact-index";
-import type { RankingParams } from "./ranking";
+import type { FactIndex } from "./fact-index";
+import { idfOf, type Postings } from "./postings";
+import type { RankingParams } from "./params";
 
 /** A fact term that matches a query word by meaning, and what a match is worth. */
 export interface MeaningMatch {

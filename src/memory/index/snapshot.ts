@@ -1,4 +1,6 @@
-import { FACT_COLUMN_NAMES, FACT_COLUMNS, FactIndex, setColumn, type FactColumns, type IndexParts, type Postings } from "./fact-index";
+import { FACT_COLUMN_NAMES, FACT_COLUMNS, setColumn, type FactColumns } from "./fact-table";
+import { FactIndex, type IndexParts } from "./fact-index";
+import type { Postings } from "./postings";
 import { intentSources } from "../lexicon/intents";
 import { LEXICON_SHA256 } from "../lexicon/lexicon";
 import { STOP_WORDS, termsOf } from "./terms";

@@ -1,6 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { FactIndex, factTerms, LIVE, PINNED, type IndexedFact } from "../../../src/memory/index/fact-index";
-import { pinnedFacts, planQuery, RANKING, rankFacts, readFilter, recentFacts, type ReadFilter } from "../../../src/memory/index/ranking";
+import { FactIndex, LIVE, PINNED, type IndexedFact } from "../../../src/memory/index/fact-index";
+import { factTerms } from "../../../src/memory/index/postings";
+import { pinnedFacts, recentFacts } from "../../../src/memory/index/listing";
+import { planQuery } from "../../../src/memory/index/plan";
+import { RANKING } from "../../../src/memory/index/params";
+import { rankFacts } from "../../../src/memory/index/ranking";
+import { readFilter, type ReadFilter } from "../../../src/memory/index/filter";
 import { termsOf } from "../../../src/memory/index/terms";
 import { renderPacket } from "../../../src/memory/packet";
 import { indexedFact, NOW } from "./support";

@@ -4,7 +4,10 @@ import fc from "fast-check";
 import { FactIndex, type IndexedFact } from "../../../src/memory/index/fact-index";
 import { CATEGORY_PREFIX } from "../../../src/memory/lexicon/lexicon";
 import { INTENT_PREFIX } from "../../../src/memory/lexicon/intents";
-import { planQuery, RANKING, rankFacts, readFilter, type RankingParams } from "../../../src/memory/index/ranking";
+import { planQuery } from "../../../src/memory/index/plan";
+import { RANKING, type RankingParams } from "../../../src/memory/index/params";
+import { rankFacts } from "../../../src/memory/index/ranking";
+import { readFilter } from "../../../src/memory/index/filter";
 import type { ScoreExplanation } from "../../../src/schema/memory";
 import { indexedFact, NOW } from "./support";
 

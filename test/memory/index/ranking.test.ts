@@ -2,17 +2,11 @@ import { readQueryTime, withoutExpressions } from "../../../src/memory/time/quer
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { FactIndex, type IndexedFact } from "../../../src/memory/index/fact-index";
-import {
-  isVisible,
-  pinnedFacts,
-  planQuery,
-  RANKING,
-  rankFacts,
-  readFilter,
-  recentFacts,
-  type RankOptions,
-  type ReadFilter,
-} from "../../../src/memory/index/ranking";
+import { isVisible, readFilter, type ReadFilter } from "../../../src/memory/index/filter";
+import { pinnedFacts, recentFacts } from "../../../src/memory/index/listing";
+import { planQuery } from "../../../src/memory/index/plan";
+import { RANKING } from "../../../src/memory/index/params";
+import { rankFacts, type RankOptions } from "../../../src/memory/index/ranking";
 import type { FactKind, ScoreExplanation } from "../../../src/schema/memory";
 import { termsOf, TrigramProbe, trigramsOf } from "../../../src/memory/index/terms";
 import { indexedFact, NOW } from "./support";

@@ -3,8 +3,13 @@
  * rankings for every reader, and the same after further changes — and damaged bytes are refused.
  */
 import { describe, expect, test } from "bun:test";
-import { FactIndex, KINDS, type IndexedFact, type IndexParts, type Postings } from "../../../src/memory/index/fact-index";
-import { pinnedFacts, planQuery, rankFacts, readFilter, recentFacts } from "../../../src/memory/index/ranking";
+import { FactIndex, type IndexedFact, type IndexParts } from "../../../src/memory/index/fact-index";
+import { KINDS } from "../../../src/memory/index/fact-table";
+import type { Postings } from "../../../src/memory/index/postings";
+import { pinnedFacts, recentFacts } from "../../../src/memory/index/listing";
+import { planQuery } from "../../../src/memory/index/plan";
+import { rankFacts } from "../../../src/memory/index/ranking";
+import { readFilter } from "../../../src/memory/index/filter";
 import { decodeIndex, encodeIndex } from "../../../src/memory/index/snapshot";
 import { indexedFact, NOW } from "./support";
 import { seededRandom as random } from "../../helpers/random";
