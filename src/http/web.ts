@@ -41,7 +41,8 @@ export function webRoutes(deps: { db: Db; config: Config; pipeline: RequestPipel
     .get(
       "/app/assets/:name",
       ({ params }) => {
-        const asset = ASSETS[params.name];
+        // The name is the client's: "constructor" or "__proto__" is no asset.
+        const asset = Object.hasOwn(ASSETS, params.name) ? ASSETS[params.name] : undefined;
         if (!asset) throw new ApiError("not_found", `no asset ${params.name}`);
         return page(asset.body, asset.type);
       },

@@ -3,6 +3,7 @@
  * clause, a time adjunct, a reason), checked against the attribute's value type, and written in
  * one form so "45 s" and "45 seconds", "+1 415 555 0100" and "415-555-0100" compare equal.
  */
+import { wordTable } from "../rules/lexicon";
 import type { Token } from "../tokens";
 import type { ValueType } from "./record";
 
@@ -130,7 +131,7 @@ function endsValue(tokens: readonly Token[], at: number, from: number, type: Val
 const isDigits = (text: string | undefined): boolean => text !== undefined && /^\d/u.test(text);
 
 /** Number words as digits, so "three years" and "3 years" are one value (here and in capture/relation.ts). */
-export const NUMBER_WORDS: Readonly<Record<string, string>> = {
+export const NUMBER_WORDS: Readonly<Record<string, string>> = wordTable({
   one: "1",
   two: "2",
   three: "3",
@@ -150,8 +151,8 @@ export const NUMBER_WORDS: Readonly<Record<string, string>> = {
   fifty: "50",
   sixty: "60",
   ninety: "90",
-};
-const UNITS: Readonly<Record<string, string>> = {
+});
+const UNITS: Readonly<Record<string, string>> = wordTable({
   ms: "millisecond",
   millisecond: "millisecond",
   s: "second",
@@ -169,7 +170,7 @@ const UNITS: Readonly<Record<string, string>> = {
   week: "week",
   month: "month",
   year: "year",
-};
+});
 const FREQUENCIES: ReadonlySet<string> = new Set([
   "daily",
   "nightly",

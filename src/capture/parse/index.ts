@@ -4,6 +4,7 @@
  * which the fact is said (capture/parse/modality.ts). Built once per fact by `parseFact`.
  */
 import { attributeSubject, viewOf, type SubjectResult, type TextView } from "../subject";
+import { wordTable } from "../rules/lexicon";
 import { firstSentence, prepareForAnalysis } from "../text";
 import { tokenize, type Token } from "../tokens";
 import type { CaptureInput } from "../types";
@@ -133,13 +134,13 @@ function phraseAt(tokens: readonly Token[], at: number, words: readonly string[]
 const MODALS: ReadonlySet<string> = new Set(["may", "might", "could", "will", "would"]);
 
 /** "I'm" is tagged as one name; "can't" keeps its parts. */
-const CONTRACTIONS: Readonly<Record<string, readonly [string, string]>> = {
+const CONTRACTIONS: Readonly<Record<string, readonly [string, string]>> = wordTable({
   "i'm": ["i", "be"],
   im: ["i", "be"],
   "i've": ["i", "have"],
   "i'd": ["i", "would"],
   "i'll": ["i", "will"],
-};
+});
 
 function splitContractions(tokens: readonly Token[]): Token[] {
   return tokens.flatMap((t) => {

@@ -13,7 +13,7 @@
  */
 import { parseRegExpLiteral, type AST } from "@eslint-community/regexpp";
 import { allPatterns } from "./index";
-import { firstMatch, matches } from "./rule";
+import { matches } from "./rule";
 import { WordScanner } from "./word-scan";
 
 /** Words of which a text must contain one; a pattern's requirement is a list of them, all to hold. */
@@ -77,11 +77,6 @@ export function mayMatch(pattern: RegExp, text: string): boolean {
 /** `pattern.test(text)`, skipped when the text lacks a word the pattern needs. */
 export function testPattern(pattern: RegExp, text: string): boolean {
   return mayMatch(pattern, text) && matches(pattern, text);
-}
-
-/** `pattern.exec(text)`, skipped when the text lacks a word the pattern needs. */
-export function execPattern(pattern: RegExp, text: string): RegExpExecArray | null {
-  return mayMatch(pattern, text) ? firstMatch(pattern, text) : null;
 }
 
 /** The last text folded: a fact's sentence is checked against many patterns in a row. */

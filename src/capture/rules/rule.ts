@@ -58,8 +58,5 @@ function execGlobal(pattern: RegExp, text: string, from: number): RegExpExecArra
 /** Global copies of rule patterns, built once each. */
 const globalCopies = new WeakMap<RegExp, RegExp>();
 
-/** A literal word inside a pattern. */
-export const escapeRegex = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
-
 /** A non-capturing group of alternatives, so a long alternation can be listed one alternative a line. */
 export const anyOf = (alternatives: readonly string[]): string => `(?:${alternatives.join("|")})`;
