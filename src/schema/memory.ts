@@ -191,9 +191,7 @@ export const ScoreExplanation = Type.Object({
       description: "when this fact was placed directly above a fact it updates (a newer statement of the same thing; docs/memory.md): that fact's id",
     }),
   ),
-  updated_by: Type.Optional(
-    Type.String({ description: "when a newer fact that updates this one was placed directly above it: that fact's id" }),
-  ),
+  updated_by: Type.Optional(Type.String({ description: "when a newer fact that updates this one was placed directly above it: that fact's id" })),
   vector: Type.Optional(
     Type.Object(
       {

@@ -22,6 +22,8 @@ export interface KindRule extends Rule {
 
 /** "not", "n't", "never", "yet to" just before the verb undo a decision. */
 const NOT_BEFORE = "(?:\\bnot|n't|\\bnever|\\byet to|\\bto be)(?: yet| been| really| fully| formally)?";
+/** "haven't decided", "not yet approved", "never agreed", "yet to be chosen": no decision was made. */
+const NOT_DECIDED = new RegExp(`${NOT_BEFORE} (?:decided|agreed|chosen|approved)\\b`, "i");
 const ADOPT = "(?:use|adopt|go with|switch to|move to|migrate to|standardi[sz]e on|stick with|deprecate|sunset)";
 /** Subjects that can decide: "we", "let's", "I'll", "the team will". */
 const DECIDER = "(?:we're|we are|we'll|we will|we|let's|i'm|i am|i'll|team is|team will)";
@@ -97,17 +99,17 @@ export const KIND_RULES: readonly KindRule[] = [
     name: "decided",
     kind: "decision",
     pattern: /\bdecided\b|\b(?:the|our|final) decision (?:is|was)\b|\bmade (?:a|the) decision\b/i,
-    unless: new RegExp(`${NOT_BEFORE} decided\\b`, "i"),
+    unless: NOT_DECIDED,
   },
   // "We agreed to freeze deploys"; "they never agreed" is not a decision.
   {
     name: "agreed",
     kind: "decision",
     pattern: /\bagreed\b|\b(?:we|all) agree (?:to|on|that)\b/i,
-    unless: new RegExp(`${NOT_BEFORE} agreed\\b`, "i"),
+    unless: NOT_DECIDED,
   },
   // "We chose Bun", "Postgres was chosen".
-  { name: "chose", kind: "decision", pattern: /\b(?:chose|chosen)\b/i, unless: new RegExp(`${NOT_BEFORE} chosen\\b`, "i") },
+  { name: "chose", kind: "decision", pattern: /\b(?:chose|chosen)\b/i, unless: NOT_DECIDED },
   // "We will use Postgres", "we'll migrate to Bun": a committed future choice of tool or direction.
   {
     name: "will_use",
@@ -115,7 +117,7 @@ export const KIND_RULES: readonly KindRule[] = [
     pattern: new RegExp(`(?:\\b(?:will|shall|are going to|is going to|am going to)|'ll) ${ADOPT}\\b`, "i"),
   },
   // "The budget was approved", "Priya approved the design"; "not approved yet" is not one.
-  { name: "approved", kind: "decision", pattern: /\bapproved\b/i, unless: new RegExp(`${NOT_BEFORE} approved\\b`, "i") },
+  { name: "approved", kind: "decision", pattern: /\bapproved\b/i, unless: NOT_DECIDED },
   // "Legal signed off on the contract", "the launch was green-lit".
   { name: "signed_off", kind: "decision", pattern: /\bsign(?:ed|s)?[- ]off\b|\bgreen[- ]?lit\b/i },
   // "We settled on weekly releases".
