@@ -3,7 +3,7 @@ import type { ContextPacket, RestContextRequest } from "../schema/memory";
 import { countsRecalls, type ServiceContext } from "../service";
 import type { SemanticQuery } from "../embeddings/semantic";
 import type { FactIndex } from "./index/fact-index";
-import { asksAboutThePast, putNewerFirst } from "./index/freshness";
+import { asksAboutThePast, preferNewerOnTies, putNewerFirst } from "./index/freshness";
 import { FUSION_DEPTH, fuseWithVectors } from "./index/fusion";
 import { pinnedFacts, recentFacts } from "./index/listing";
 import { planQuery } from "./index/plan";
@@ -51,7 +51,7 @@ export function contextFromIndex(index: FactIndex, v: Visibility, input: RestCon
     const depth = semantic === null ? limit : Math.max(limit, FUSION_DEPTH);
     const lexical = rankFacts(index, plan, filter, { limit: depth, onlyEndUser, exclude: seen, now });
     const ords = semantic === null ? lexical : fuseWithVectors(index, lexical, semantic, filter, { limit, exclude: seen, onlyEndUser }).ords;
-    return past ? ords : putNewerFirst(index, ords, filter, undefined, seen);
+    return past ? ords : putNewerFirst(index, preferNewerOnTies(index, ords, plan), filter, undefined, seen);
   };
   if (endUserId !== null) {
     const relevant = ranked(MAX_ABOUT_ACTOR, true);
