@@ -4,6 +4,7 @@ import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { claimKey, parseClaimKey } from "./claim-key";
 import { linkOf, type LinkCandidate } from "./links";
 import { updateOf, updateSideOf, type UpdateSide } from "./updates";
+import { isPlainStatement } from "../memory/index/freshness";
 import { continuedClaim, prepareClaim, relatePrepared, restates, type PreparedClaim } from "./relation";
 import { nextFactSeq } from "../memory/changes";
 import {
@@ -148,7 +149,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     now,
   );
   const scopeOf = (a: Analysed): string => `${a.analysis.subjectType === "end_user" ? (a.endUserId ?? "") : ""}\n${a.agent ?? ""}`;
-  const updateSides = analysed.map((a) => (a.analysis.mayReplace && a.item.text.length <= STATEMENT_CHARS ? updateSideOf(a.item.text) : null));
+  const updateSides = analysed.map((a) => (a.analysis.mayReplace && isPlainStatement(a.item.text) ? updateSideOf(a.item.text) : null));
   const recentByScope = await recentStatements(tx, workspaceId, analysed, updateSides, scopeOf, now);
   // Live facts with a claim (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
   const preparedOf = (key: string | null, value: string | null, negated: boolean): PreparedClaim | null => {
@@ -314,11 +315,9 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
   };
 }
 
-/** How many recent facts each statement is compared with, and how many it may update; what counts as a statement. */
+/** How many recent facts each statement is compared with, and how many it may update. */
 const CHANGE_CANDIDATES = 50;
 const MAX_UPDATED = 3;
-/** Longer texts are chat turns or notes, not statements of one state (the candidates' bound in store.ts too). */
-const STATEMENT_CHARS = 240;
 
 /** A live fact an update may link to, with its words read once. */
 interface UpdateCandidate {
@@ -360,7 +359,7 @@ async function recentStatements(
     const rows = await liveStatementsMentioning(tx, workspaceId, entry.endUserId, entry.agent, [...entry.words], CHANGE_CANDIDATES * entry.statements, now);
     byScope.set(
       scope,
-      rows.map((row) => ({ id: row.id, recordedAt: row.recorded_ms, side: updateSideOf(row.text) })),
+      rows.filter((row) => isPlainStatement(row.text)).map((row) => ({ id: row.id, recordedAt: row.recorded_ms, side: updateSideOf(row.text) })),
     );
   }
   return byScope;

@@ -11,26 +11,59 @@ import { FUNCTION_WORDS } from "./rules/lexicon";
 
 /**
  * Words that say a state changed, as written (no stemming: "moved" is a change, "movie" is not).
- * Each record is a cue and the forms it is written in.
+ * Each record is a cue, the forms it is written in, and whether it says a change by itself
+ * (`strong`: "switched", "slipped") or only in company ("now", "new", "started": common in any
+ * chat), in which case the two facts must share two content words.
  */
-const CHANGE_CUES: readonly { cue: string; forms: readonly string[] }[] = [
-  { cue: "now", forms: ["now", "nowadays", "currently", "anymore", "longer", "instead", "again", "effective", "starting", "forward"] },
+const CHANGE_CUES: readonly { cue: string; strong: boolean; forms: readonly string[] }[] = [
+  { cue: "no longer", strong: true, forms: ["anymore", "longer", "instead"] },
+  { cue: "now", strong: false, forms: ["now", "nowadays", "currently", "again", "effective", "starting", "forward"] },
   {
     cue: "switch",
+    strong: true,
     forms: ["switch", "switched", "switching", "swap", "swapped", "swapping", "trade", "traded", "replaced", "replacing", "replaces", "handed", "handing"],
   },
-  { cue: "move", forms: ["moved", "moving", "moves", "relocated", "relocating", "migrated", "migrating", "transferred", "reassigned", "rehomed"] },
-  { cue: "leave", forms: ["left", "leaving", "quit", "quitting", "resigned", "dropped", "gave", "sold", "ended", "stopped", "cancelled", "canceled"] },
-  { cue: "start", forms: ["joined", "started", "became", "promoted", "took", "taking", "covering", "hired", "bought", "adopted", "returned", "back"] },
-  { cue: "reschedule", forms: ["pushed", "slipped", "delayed", "postponed", "rescheduled", "bumped", "brought", "extended", "shortened"] },
-  { cue: "amount", forms: ["grew", "grown", "increased", "decreased", "raised", "lowered", "doubled", "halved", "reduced", "cut", "expanded", "shrank"] },
+  {
+    cue: "move",
+    strong: true,
+    forms: ["moved", "moving", "moves", "relocated", "relocating", "migrated", "migrating", "transferred", "reassigned", "rehomed"],
+  },
+  { cue: "leave", strong: true, forms: ["left", "leaving", "quit", "quitting", "resigned", "dropped", "sold", "ended", "stopped", "cancelled", "canceled"] },
+  {
+    cue: "start",
+    strong: false,
+    forms: ["joined", "started", "became", "took", "taking", "covering", "hired", "bought", "adopted", "returned", "back", "gave"],
+  },
+  { cue: "promote", strong: true, forms: ["promoted", "demoted"] },
+  { cue: "reschedule", strong: true, forms: ["pushed", "slipped", "delayed", "postponed", "rescheduled", "bumped", "extended", "shortened"] },
+  {
+    cue: "amount",
+    strong: true,
+    forms: ["grew", "grown", "increased", "decreased", "raised", "lowered", "doubled", "halved", "reduced", "expanded", "shrank"],
+  },
   {
     cue: "retire",
+    strong: true,
     forms: ["retired", "deprecated", "sunset", "sunsetted", "decommissioned", "discontinued", "renegotiated", "rolled", "reverted", "favour", "favor"],
   },
-  { cue: "change", forms: ["changed", "changing", "change", "update", "updated", "new", "upgraded", "downgraded", "renamed", "revised", "went"] },
+  { cue: "change", strong: true, forms: ["changed", "changing", "updated", "upgraded", "downgraded", "renamed", "revised"] },
+  { cue: "new", strong: false, forms: ["change", "update", "new", "went"] },
 ];
-const CUE_OF: ReadonlyMap<string, string> = new Map(CHANGE_CUES.flatMap(({ cue, forms }) => forms.map((form) => [form, cue] as const)));
+const CUE_OF: ReadonlyMap<string, { cue: string; strong: boolean }> = new Map(
+  CHANGE_CUES.flatMap(({ cue, strong, forms }) => forms.map((form) => [form, { cue, strong }] as const)),
+);
+/** Two words that say a change where each alone is weak or none: "gave up the bus", "Lena took over", "is now". */
+const STRONG_PAIRS: ReadonlySet<string> = new Set([
+  "gave up",
+  "took over",
+  "taken over",
+  "handed over",
+  "ripped out",
+  "got rid",
+  "is now",
+  "are now",
+  "moved off",
+]);
 
 /** Words too general to say two facts are about one thing. */
 const NOT_TOPICS: ReadonlySet<string> = new Set(["week", "month", "year", "day", "today", "time", "thing", "last", "next", "this", "that", "there"]);
@@ -43,8 +76,8 @@ export interface UpdateSide {
   content: ReadonlySet<string>;
   /** Runs of capitalised words ("cobalt textiles"), lower case, without a lone capital that opens the sentence. */
   names: readonly string[];
-  /** The first change word the fact holds, if any. */
-  cue: string | undefined;
+  /** The change word the fact holds, a strong one before a weak one, if any. */
+  cue: { cue: string; strong: boolean } | undefined;
 }
 
 /** Words: letters, digits and the dots and hyphens inside them ("v4.2", "fly.io", "on-call"). */
@@ -57,7 +90,7 @@ export function updateSideOf(text: string): UpdateSide {
   const content = new Set<string>();
   const looked = new Set<string>();
   const names: string[] = [];
-  let cue: string | undefined;
+  let cue: { cue: string; strong: boolean } | undefined;
   for (const segment of text.replace(/['’]s\b/gu, "").split(SEGMENT_END)) {
     let run: string[] = [];
     let runFrom = 0;
@@ -66,9 +99,12 @@ export function updateSideOf(text: string): UpdateSide {
       if (run.length > 1 || (run.length === 1 && runFrom > 0)) names.push(run.join(" "));
       run = [];
     };
-    (segment.match(WORD) ?? []).forEach((word, i) => {
+    const segmentWords = segment.match(WORD) ?? [];
+    segmentWords.forEach((word, i) => {
       const lower = word.toLowerCase();
-      cue ??= CUE_OF.get(lower);
+      const pair = `${lower} ${segmentWords[i + 1]?.toLowerCase() ?? ""}`;
+      const said = STRONG_PAIRS.has(pair) ? { cue: pair, strong: true } : CUE_OF.get(lower);
+      if (said !== undefined && (cue === undefined || (said.strong && !cue.strong))) cue = said;
       // Titles and initials ("Dr", "J") are not part of a name: two doctors are not one thing.
       if (/^\p{Lu}/u.test(word) && word.length > 2 && !FUNCTION_WORDS.has(lower) && !CUE_OF.has(lower)) {
         if (run.length === 0) runFrom = i;
@@ -97,15 +133,15 @@ function namesConflict(older: UpdateSide, newer: UpdateSide): boolean {
 
 /**
  * Why the newer fact updates the older, or null: it says something changed, shares a content word
- * with it, and names no other thing of the same kind ("Cobalt Freight" and "Cobalt Textiles",
+ * with it (two for a weak change word), and names no other thing of the same kind ("Cobalt Freight" and "Cobalt Textiles",
  * "batch1" and "batch3"). Two facts that share words but say no change are left to the reader,
  * which puts the newer first only when both match a question alike (memory/index/freshness.ts).
  */
 export function updateOf(newer: UpdateSide, older: UpdateSide): string | null {
   if (newer.cue === undefined || namesConflict(older, newer) || identifiersConflict(older, newer)) return null;
   const shared = [...newer.content].filter((w) => older.content.has(w));
-  if (shared.length === 0) return null;
-  return `updates: change word "${newer.cue}", both about ${shared
+  if (shared.length < (newer.cue.strong ? 1 : 2)) return null;
+  return `updates: change word "${newer.cue.cue}", both about ${shared
     .slice(0, 3)
     .map((w) => `"${w}"`)
     .join(", ")}`;

@@ -88,8 +88,24 @@ export function putNewerFirst(
   return out;
 }
 
-/** Facts longer than this (in terms) are chat turns or notes, not statements of one state: ties among them keep their order. */
-const STATEMENT_MAX_TERMS = 24;
+/** Facts longer than this (in words) are chat turns or notes, not statements of one state. */
+const STATEMENT_MAX_WORDS = 24;
+/**
+ * "Caroline: …", "Dr. Ana Ruiz: …", "assistant: …": a turn of a conversation, said by someone, not
+ * a statement of how things are. A name's every word is capitalised ("Travel policy update: …" is
+ * no speaker).
+ */
+const SPEAKER = /^(?:\p{Lu}[\p{L}'.-]*(?: \p{Lu}[\p{L}'.-]*){0,3}|user|assistant|system|tool): /u;
+
+/**
+ * Whether a text is a plain statement of how things are, the only kind an update links or a tie
+ * moves: short, not a turn of a conversation, not a question or an exclamation. A chat log's turns
+ * follow each other in time without the later one saying the earlier has changed.
+ */
+export function isPlainStatement(text: string): boolean {
+  if (text.includes("?") || text.includes("!") || SPEAKER.test(text)) return false;
+  return wordsOf(text).length <= STATEMENT_MAX_WORDS;
+}
 
 /** How far above itself a newer fact may go on a tie; a search ranks this much deeper than its limit. */
 export const TIE_WINDOW = 5;
@@ -106,7 +122,8 @@ export function preferNewerOnTies(index: FactIndex, ranked: readonly number[], p
   const heldOf = (ord: number): ReadonlySet<number> | null => {
     let groups = held.get(ord);
     if (groups === undefined) {
-      const terms = index.lengthOf[ord]! <= STATEMENT_MAX_TERMS ? new Set(termsOf(index.text(ord))) : null;
+      const text = index.text(ord);
+      const terms = isPlainStatement(text) ? new Set(termsOf(text)) : null;
       groups = terms === null ? null : new Set(plan.groups.flatMap((g, i) => (g.terms.some((t) => terms.has(t)) ? [i] : [])));
       held.set(ord, groups);
     }
