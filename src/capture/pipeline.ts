@@ -221,7 +221,8 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       ...updated.map((l) => l.link.reason),
       ...changed.map((c) => c.reason),
     ];
-    const updates = [...new Set([...updated.map((l) => l.old.id), ...changed.map((c) => c.id)])];
+    const updates = [...new Set([...updated.map((l) => l.old.id), ...changed.filter((c) => !c.weak).map((c) => c.id)])];
+    const weakUpdates = changed.filter((c) => c.weak).map((c) => c.id);
     const keptBy = observedLater(replaced, recordedAt.getTime());
     rows.push({
       id,
@@ -243,6 +244,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       claimValue: claim?.value ?? null,
       claimNegated: claim?.negated ?? false,
       updates: keptBy === null ? updates : [],
+      weakUpdates: keptBy === null ? weakUpdates : [],
       linkReason: keptBy === null && links.length > 0 ? links.join("; ") : null,
       source: item.source ?? null,
     });
@@ -366,11 +368,11 @@ async function recentStatements(
 }
 
 /** The candidates a statement updates (capture/updates.ts), the most recent first, at most MAX_UPDATED. */
-function updatedStatements(newer: UpdateSide, candidates: readonly UpdateCandidate[]): { id: string; recordedAt: number; reason: string }[] {
-  const found: { id: string; recordedAt: number; reason: string }[] = [];
+function updatedStatements(newer: UpdateSide, candidates: readonly UpdateCandidate[]): { id: string; recordedAt: number; reason: string; weak: boolean }[] {
+  const found: { id: string; recordedAt: number; reason: string; weak: boolean }[] = [];
   for (const c of candidates) {
-    const reason = updateOf(newer, c.side);
-    if (reason !== null) found.push({ id: c.id, recordedAt: c.recordedAt, reason });
+    const link = updateOf(newer, c.side);
+    if (link !== null) found.push({ id: c.id, recordedAt: c.recordedAt, ...link });
     if (found.length === MAX_UPDATED) break;
   }
   return found;

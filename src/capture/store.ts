@@ -27,6 +27,8 @@ export interface NewFactRow {
   source?: Provenance | null;
   /** The live facts this one updates (migration 023): readers put it first, nothing is hidden. */
   updates?: readonly string[];
+  /** The live facts it updates on weaker evidence: readers reorder, never bring it in. */
+  weakUpdates?: readonly string[];
   /** Why it replaces or updates what it does, for review; null: it does neither. */
   linkReason?: string | null;
 }
@@ -122,12 +124,12 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
   const inserted = await db.sql<{ id: string }>`
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug,
                        confidence, recorded_at, expires_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
-                       taught_by_key, taught_by_agent, taught_via, updates, link_reason,
-                       changed_seq)
+                       taught_by_key, taught_by_agent, taught_via, updates, weak_updates,
+                       link_reason, changed_seq)
     SELECT r.id, ${workspaceId}, r.text, r.normalized, r.kind, r.origin, r.subject, r.subject_type, r.end_user_id, r.agent_slug,
            r.confidence, r.recorded_at, r.expires_at, r.sensitive, r.pinned, r.claim_key, r.claim_subject, r.claim_value, r.claim_negated,
            r.taught_by_key, r.taught_by_agent, r.taught_via,
-           string_to_array(r.updates, ' '), r.link_reason, ${seq}
+           string_to_array(r.updates, ' '), string_to_array(r.weak_updates, ' '), r.link_reason, ${seq}
       FROM unnest(${col("id")}::text[], ${col("text")}::text[], ${col("normalized")}::text[], ${col("kind")}::text[],
                   ${col("origin")}::text[], ${col("subject")}::text[], ${col("subjectType")}::text[],
                   ${col("endUserId")}::text[], ${col("agent")}::text[], ${col("confidence").map(String)}::text[]::real[],
@@ -139,10 +141,11 @@ export async function insertFacts(db: Queryable, workspaceId: string, seq: numbe
                   ${rows.map((r) => r.source?.via ?? null)}::text[],
                   -- A fact's updates travel as one space-separated string: unnest cannot carry an array per row.
                   ${rows.map((r) => (r.updates && r.updates.length > 0 ? r.updates.join(" ") : null))}::text[],
+                  ${rows.map((r) => (r.weakUpdates && r.weakUpdates.length > 0 ? r.weakUpdates.join(" ") : null))}::text[],
                   ${rows.map((r) => r.linkReason ?? null)}::text[])
            AS r(id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug, confidence, recorded_at, expires_at,
                 sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
-                taught_by_key, taught_by_agent, taught_via, updates, link_reason)
+                taught_by_key, taught_by_agent, taught_via, updates, weak_updates, link_reason)
     ON CONFLICT DO NOTHING
     RETURNING id`;
   return new Set(inserted.map((r) => r.id));

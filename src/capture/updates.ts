@@ -39,7 +39,7 @@ const CHANGE_CUES: readonly { cue: string; strong: boolean; forms: readonly stri
   {
     cue: "amount",
     strong: true,
-    forms: ["grew", "grown", "increased", "decreased", "raised", "lowered", "doubled", "halved", "reduced", "expanded", "shrank"],
+    forms: ["increased", "decreased", "raised", "lowered", "doubled", "halved", "reduced", "expanded", "shrank"],
   },
   {
     cue: "retire",
@@ -76,6 +76,8 @@ export interface UpdateSide {
   content: ReadonlySet<string>;
   /** Runs of capitalised words ("cobalt textiles"), lower case, without a lone capital that opens the sentence. */
   names: readonly string[];
+  /** The stems of the words that name one thing: the names' words and identifiers ("v4.2", "ec2"). */
+  named: ReadonlySet<string>;
   /** The change word the fact holds, a strong one before a weak one, if any. */
   cue: { cue: string; strong: boolean } | undefined;
 }
@@ -118,7 +120,8 @@ export function updateSideOf(text: string): UpdateSide {
     });
     endRun();
   }
-  return { words: [...looked], content, names, cue };
+  const named = new Set([...names.flatMap((n) => n.split(" ")), ...[...looked].filter((w) => IDENTIFIER.test(w))].map(termOf));
+  return { words: [...looked], content, names, named, cue };
 }
 
 /**
@@ -132,19 +135,24 @@ function namesConflict(older: UpdateSide, newer: UpdateSide): boolean {
 }
 
 /**
- * Why the newer fact updates the older, or null: it says something changed, shares a content word
- * with it (two for a weak change word), and names no other thing of the same kind ("Cobalt Freight" and "Cobalt Textiles",
+ * Why the newer fact updates the older, or null: it says something changed, shares two content
+ * words with it (or, after a strong change word, one that names the thing), and names no other
+ * thing of the same kind ("Cobalt Freight" and "Cobalt Textiles",
  * "batch1" and "batch3"). Two facts that share words but say no change are left to the reader,
  * which puts the newer first only when both match a question alike (memory/index/freshness.ts).
  */
-export function updateOf(newer: UpdateSide, older: UpdateSide): string | null {
+export function updateOf(newer: UpdateSide, older: UpdateSide): { reason: string; weak: boolean } | null {
   if (newer.cue === undefined || namesConflict(older, newer) || identifiersConflict(older, newer)) return null;
   const shared = [...newer.content].filter((w) => older.content.has(w));
-  if (shared.length < (newer.cue.strong ? 1 : 2)) return null;
-  return `updates: change word "${newer.cue.cue}", both about ${shared
+  // One shared word after a strong change word: enough when it names the thing ("Vespa", "v4.2");
+  // a common word ("bus") makes a weak link, which only reorders facts a question found.
+  if (shared.length === 0 || (shared.length === 1 && !newer.cue.strong)) return null;
+  const weak = shared.length === 1 && !shared.some((w) => newer.named.has(w) || older.named.has(w));
+  const about = shared
     .slice(0, 3)
     .map((w) => `"${w}"`)
-    .join(", ")}`;
+    .join(", ");
+  return { reason: `updates${weak ? " (weakly)" : ""}: change word "${newer.cue.cue}", both about ${about}`, weak };
 }
 
 /** A word that names one thing of many by a number in it: "batch1", "sprint12", "ec2", "v4.2". */

@@ -43,6 +43,7 @@ export interface ExportRow {
   superseded_by: string | null;
   claim_subject: string | null;
   updates: string[] | null;
+  weak_updates: string[] | null;
   link_reason: string | null;
 }
 
@@ -71,7 +72,7 @@ export async function* exportFacts(db: Queryable, workspaceId: string, endUserId
 
 /** The columns an exported fact is made from (`f` = facts, `u` = end_users). */
 export const EXPORT_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, u.name AS end_user_name, f.agent_slug,
-  f.confidence, f.recorded_at, f.expires_at, f.sensitive, f.pinned, f.superseded_by, f.claim_subject, f.updates, f.link_reason,
+  f.confidence, f.recorded_at, f.expires_at, f.sensitive, f.pinned, f.superseded_by, f.claim_subject, f.updates, f.weak_updates, f.link_reason,
   f.taught_by_key, f.taught_by_agent, f.taught_via,
   (SELECT r.recall_count::float8 FROM fact_recalls r WHERE r.fact_id = f.id) AS recall_count,
   (SELECT r.last_recalled_at FROM fact_recalls r WHERE r.fact_id = f.id) AS last_recalled_at`;
@@ -93,7 +94,7 @@ export function exportedFact(r: ExportRow): ExportedFact {
     pinned: r.pinned,
     superseded_by: r.superseded_by,
     claim_subject: r.claim_subject,
-    updates: r.updates ?? [],
+    updates: [...(r.updates ?? []), ...(r.weak_updates ?? [])],
     link_reason: r.link_reason,
     recall_count: Number(r.recall_count ?? 0),
     last_recalled_at: r.last_recalled_at === null ? null : new Date(r.last_recalled_at).toISOString(),

@@ -81,7 +81,7 @@ export async function factHistory(db: Queryable, factId: string): Promise<FactHi
   // Facts that update it: few per fact, found by a scan of the fact's workspace (no index on the array; an explain is an operator's read).
   const updatedBy = await db.sql<{ id: string }>`
     SELECT f.id FROM facts f JOIN facts me ON me.id = ${factId} AND f.workspace_id = me.workspace_id
-     WHERE ${factId}::text = ANY(f.updates) ORDER BY f.recorded_at DESC, f.id DESC LIMIT 100`;
+     WHERE ${factId}::text = ANY(f.updates) OR ${factId}::text = ANY(f.weak_updates) ORDER BY f.recorded_at DESC, f.id DESC LIMIT 100`;
   return {
     fact,
     replaced: await factsWhere(

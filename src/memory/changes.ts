@@ -59,12 +59,13 @@ export interface FactRowOut {
   sensitive: boolean;
   pinned: boolean;
   updates: string[] | null;
+  weak_updates: string[] | null;
 }
 
 /** What the index reads of a fact (facts aliased `f`). */
 export const INDEX_COLUMNS = fragment`f.id, f.text, f.kind, f.origin, f.subject, f.subject_type, f.end_user_id, f.agent_slug, f.confidence,
   (extract(epoch FROM f.recorded_at) * 1000)::float8 AS recorded_ms,
-  (extract(epoch FROM f.expires_at) * 1000)::float8 AS expires_ms, f.sensitive, f.pinned, f.updates`;
+  (extract(epoch FROM f.expires_at) * 1000)::float8 AS expires_ms, f.sensitive, f.pinned, f.updates, f.weak_updates`;
 
 export const toIndexed = (r: FactRowOut): IndexedFact => ({
   id: r.id,
@@ -81,6 +82,7 @@ export const toIndexed = (r: FactRowOut): IndexedFact => ({
   sensitive: r.sensitive,
   pinned: r.pinned,
   ...(r.updates !== null && r.updates.length > 0 && { updates: r.updates }),
+  ...(r.weak_updates !== null && r.weak_updates.length > 0 && { weakUpdates: r.weak_updates }),
 });
 
 /** The workspace's current sequence, or null when the workspace no longer exists. */
@@ -132,7 +134,7 @@ export async function loadFactChanges(db: Queryable, workspaceId: string, since:
     changed AS (
       (SELECT id, text, kind, origin, subject, subject_type, end_user_id, agent_slug, confidence,
               (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms,
-              (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, sensitive, pinned, updates,
+              (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, sensitive, pinned, updates, weak_updates,
               superseded_by IS NOT NULL AS gone
          FROM facts
         WHERE workspace_id = ${workspaceId} AND changed_seq > ${since}
@@ -140,7 +142,7 @@ export async function loadFactChanges(db: Queryable, workspaceId: string, since:
         LIMIT ${limit + 1})
       UNION ALL
       (SELECT fact_id, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::real,
-              NULL::float8, NULL::float8, NULL::boolean, NULL::boolean, NULL::text[], true
+              NULL::float8, NULL::float8, NULL::boolean, NULL::boolean, NULL::text[], NULL::text[], true
          FROM fact_tombstones
         WHERE workspace_id = ${workspaceId} AND seq > ${since}
         ORDER BY seq

@@ -4,7 +4,7 @@ import { MEANING_MAX_TERMS } from "../lexicon/lexicon";
 import { FACT_COLUMN_NAMES, KINDS, ORIGINS, setColumn, FactTable, type FactColumns } from "./fact-table";
 import { countAgain, factTerms, newPostings, POSTINGS_OVERHEAD, TF_BITS, TF_MAX, type Postings } from "./postings";
 import { TextArena } from "./text-arena";
-import { UpdateLinks } from "./update-links";
+import { type NewerFact, UpdateLinks } from "./update-links";
 
 /** A live fact as the index receives it from the database. */
 export interface IndexedFact {
@@ -26,6 +26,8 @@ export interface IndexedFact {
   pinned: boolean;
   /** The live facts this one updates (capture/links.ts): a reader puts it above them. */
   updates?: readonly string[];
+  /** The live facts it updates on weaker evidence: a reader only reorders them. */
+  weakUpdates?: readonly string[];
 }
 
 /** Per-fact flag bits: what visibility and ranking test without touching strings. */
@@ -53,8 +55,9 @@ export interface IndexParts extends FactColumns {
   agents: string[];
   terms: string[];
   postings: Postings[];
-  /** Update links as [newer id, older id] pairs, flattened. */
+  /** Update links as [newer id, older id] pairs, flattened; the weak ones apart. */
   links: string[];
+  weakLinks: string[];
 }
 
 /** Compaction runs when dead ordinals pass this share of all ordinals (and the minimum below). */
@@ -135,6 +138,7 @@ export class FactIndex extends FactTable {
     for (const term of terms) this.occurrence(term, ord, false);
     for (const term of meaningTerms) this.occurrence(term, ord, true);
     if (fact.updates !== undefined && fact.updates.length > 0) this.links.link(fact.id, fact.updates);
+    if (fact.weakUpdates !== undefined && fact.weakUpdates.length > 0) this.links.link(fact.id, fact.weakUpdates, true);
     this.append(this.subjects[this.subjectOf[ord]!]!.facts, ord, 1);
     const recency = this.recency;
     if (recency !== null && (recency.length === 0 || this.observedBefore(recency[recency.length - 1]!, ord))) recency.push(ord);
@@ -183,8 +187,9 @@ export class FactIndex extends FactTable {
       if (endUser >= 0) index.endUserFacts[endUser]!.push(ord);
       if (parts.flags[ord]! & PINNED) index.pinned.add(ord);
     }
-    if (index.ordinalOf.size !== count || parts.links.length % 2 !== 0) return null;
+    if (index.ordinalOf.size !== count || parts.links.length % 2 !== 0 || parts.weakLinks.length % 2 !== 0) return null;
     for (let i = 0; i < parts.links.length; i += 2) index.links.link(parts.links[i]!, [parts.links[i + 1]!]);
+    for (let i = 0; i < parts.weakLinks.length; i += 2) index.links.link(parts.weakLinks[i]!, [parts.weakLinks[i + 1]!], true);
     const inRange = (p: Postings): boolean => p.size === 0 || p.data[p.size - 1]! >>> TF_BITS < count;
     parts.subjects.forEach((subject, id) => {
       index.subjects[id]!.facts = subject.facts;
@@ -215,12 +220,13 @@ export class FactIndex extends FactTable {
       agents: [...this.agents],
       terms,
       postings: terms.map((term) => this.postings.get(term)!),
-      links: this.links.pairs(),
+      links: this.links.pairs(false),
+      weakLinks: this.links.pairs(true),
     };
   }
 
   /** The live facts that update the fact with this id (capture/links.ts), in the order they were linked. */
-  newerThan(id: string): readonly string[] {
+  newerThan(id: string): readonly NewerFact[] {
     return this.links.newerThan(id);
   }
 

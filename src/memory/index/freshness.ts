@@ -41,17 +41,18 @@ export function asksAboutThePast(query: string, windows: readonly TimeWindow[], 
  * The newest live fact the caller may see that updates the fact at `ord`, directly or along a
  * chain of updates; undefined when there is none.
  */
-export function newestUpdate(index: FactIndex, ord: number, filter: ReadFilter): number | undefined {
+export function newestUpdate(index: FactIndex, ord: number, filter: ReadFilter, found: ReadonlySet<number>): number | undefined {
   let newest: number | undefined;
   let frontier = [index.ids[ord]!];
   for (let step = 0; step < MAX_CHAIN && frontier.length > 0; step++) {
     const next: string[] = [];
     for (const id of frontier) {
-      for (const newerId of index.newerThan(id)) {
-        const newer = index.ordinal(newerId);
-        if (newer === undefined || !isVisible(index, newer, filter)) continue;
+      for (const link of index.newerThan(id)) {
+        const newer = index.ordinal(link.id);
+        // A weak link only reorders: the newer fact must be among what the question found.
+        if (newer === undefined || !isVisible(index, newer, filter) || (link.weak && !found.has(newer))) continue;
         if (newest === undefined || index.observedBefore(newest, newer)) newest = newer;
-        next.push(newerId);
+        next.push(link.id);
       }
     }
     frontier = next;
@@ -74,9 +75,10 @@ export function putNewerFirst(
   const out: number[] = [];
   // A fact another layer of the packet already holds is not brought in twice.
   const placed = new Set<number>(elsewhere);
+  const found = new Set(ranked);
   for (const ord of ranked) {
     if (placed.has(ord)) continue;
-    const newer = newestUpdate(index, ord, filter);
+    const newer = newestUpdate(index, ord, filter, found);
     if (newer !== undefined && !placed.has(newer)) {
       out.push(newer);
       placed.add(newer);

@@ -217,6 +217,8 @@ export function encodeIndex(index: FactIndex): Uint8Array | null {
   w.postings(parts.postings.flatMap((p) => (p.short === undefined ? [] : [p.short])));
   w.u32s(parts.links.length);
   if (!w.strings(parts.links)) return null;
+  w.u32s(parts.weakLinks.length);
+  if (!w.strings(parts.weakLinks)) return null;
   return w.finish();
 }
 
@@ -247,8 +249,9 @@ export function decodeIndex(bytes: Uint8Array): FactIndex | null {
       if (flag === 1) postings[i]!.short = shorts[next++]!;
     });
     const links = r.strings(r.u32());
+    const weakLinks = r.strings(r.u32());
     const subjects = subjectNames.map((name, i) => ({ name, facts: subjectFacts[i]! }));
-    const parts: IndexParts = { ...columns, ids, textBytes, subjects, endUsers, agents, terms, postings, links };
+    const parts: IndexParts = { ...columns, ids, textBytes, subjects, endUsers, agents, terms, postings, links, weakLinks };
     return r.atEnd() ? FactIndex.restore(parts) : null;
   } catch (error) {
     if (error instanceof Malformed || error instanceof TypeError || error instanceof RangeError) return null;

@@ -108,18 +108,21 @@ describe("index snapshots", () => {
     });
   }
 
-  test("update links round-trip and follow the facts: a removed newer fact takes its links with it", () => {
+  test("update links, strong and weak, round-trip and follow the facts: a removed newer fact takes its links with it", () => {
     const index = new FactIndex();
     index.add(indexedFact("On-call for payments is Alicia.", { id: "fact_a" }));
     index.add(indexedFact("Devon covers payments now.", { id: "fact_b", updates: ["fact_a"] }));
-    index.add(indexedFact("Rui covers payments from Monday.", { id: "fact_c", updates: ["fact_a", "fact_b"] }));
+    index.add(indexedFact("Rui covers payments from Monday.", { id: "fact_c", updates: ["fact_a"], weakUpdates: ["fact_b"] }));
     const restored = decodeIndex(encodeIndex(index)!)!;
-    expect(restored.newerThan("fact_a")).toEqual(["fact_b", "fact_c"]);
-    expect(restored.newerThan("fact_b")).toEqual(["fact_c"]);
+    expect(restored.newerThan("fact_a")).toEqual([
+      { id: "fact_b", weak: false },
+      { id: "fact_c", weak: false },
+    ]);
+    expect(restored.newerThan("fact_b")).toEqual([{ id: "fact_c", weak: true }]);
     restored.remove("fact_c");
-    expect(restored.newerThan("fact_a")).toEqual(["fact_b"]);
+    expect(restored.newerThan("fact_a")).toEqual([{ id: "fact_b", weak: false }]);
     expect(restored.newerThan("fact_b")).toEqual([]);
-    expect(decodeIndex(encodeIndex(restored)!)!.newerThan("fact_a")).toEqual(["fact_b"]);
+    expect(decodeIndex(encodeIndex(restored)!)!.newerThan("fact_a")).toEqual([{ id: "fact_b", weak: false }]);
   });
 
   test("an empty index round-trips", () => {
