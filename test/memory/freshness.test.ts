@@ -30,22 +30,37 @@ describeEachDb("the current answer first", (db) => {
   test("an update that shares no word with the question follows the fact it updates in, first; a question about the past keeps the order", async () => {
     const key = await makeKey(db().db);
     const sam = { id: "sam", name: "Sam" };
-    await teach(key, [{ text: "I take the 38 bus to work.", at: "2026-03-01T08:00:00Z" }], sam);
-    await teach(key, [{ text: "Gave up on the bus, I cycle now.", at: "2026-06-01T08:00:00Z" }], sam);
+    await teach(key, [{ text: "I ride a Vespa to work.", at: "2026-03-01T08:00:00Z" }], sam);
+    await teach(key, [{ text: "Traded the Vespa for an e-bike last week.", at: "2026-06-01T08:00:00Z" }], sam);
     const now = await search(key, "how do I get to work?", { end_user: sam, explain: true });
-    expect(now.map((f) => f.fact_text)).toEqual(["Gave up on the bus, I cycle now.", "I take the 38 bus to work."]);
+    expect(now.map((f) => f.fact_text)).toEqual(["Traded the Vespa for an e-bike last week.", "I ride a Vespa to work."]);
     expect(now[0]!.explanation?.updates).toBeString();
     expect(now[1]!.explanation?.updated_by).toBeString();
     const before = await search(key, "how did I get to work before?", { end_user: sam });
-    expect(before.map((f) => f.fact_text)).toEqual(["I take the 38 bus to work."]);
+    expect(before.map((f) => f.fact_text)).toEqual(["I ride a Vespa to work."]);
     // Another end user's facts never follow in.
     const other = await search(key, "how do I get to work?", { end_user: { id: "kim" } });
     expect(other.map((f) => f.fact_text)).toEqual([]);
     const packet = await call(testApp(db().db), "POST", "/v1/memory/context", { key: key.secret, body: { query: "how do I get to work?", end_user: sam } });
     expect(packet.status).toBe(200);
     const rendered: string = packet.json.data.rendered;
-    expect(rendered.indexOf("I cycle now")).toBeGreaterThan(-1);
-    expect(rendered.indexOf("I cycle now")).toBeLessThan(rendered.indexOf("38 bus"));
+    expect(rendered.indexOf("e-bike")).toBeGreaterThan(-1);
+    expect(rendered.indexOf("e-bike")).toBeLessThan(rendered.indexOf("ride a Vespa"));
+  });
+
+  test("a weak update (one common word shared) reorders what the question found, and brings nothing in", async () => {
+    const key = await makeKey(db().db);
+    const sam = { id: "sam", name: "Sam" };
+    await teach(key, [{ text: "The team lunch is at the Italian place.", at: "2026-03-01T08:00:00Z" }], sam);
+    await teach(key, [{ text: "Switched the lunch to Fridays at noon.", at: "2026-06-01T08:00:00Z" }], sam);
+    const rows = await db().db.sql<{ text: string; updates: string[] | null; weak_updates: string[] | null; link_reason: string | null }>`
+      SELECT f.text, f.updates, f.weak_updates, f.link_reason FROM facts f JOIN workspaces w ON w.id = f.workspace_id WHERE w.slug = ${key.workspace}`;
+    const newer = rows.find((r) => r.text.startsWith("Switched"))!;
+    expect([newer.updates, newer.weak_updates?.length, newer.link_reason]).toEqual([null, 1, 'updates (weakly): change word "switch", both about "lunch"']);
+    const lunch = await search(key, "when is the team lunch?", { end_user: sam });
+    expect(lunch.map((f) => f.fact_text)).toEqual(["Switched the lunch to Fridays at noon.", "The team lunch is at the Italian place."]);
+    const place = await search(key, "which Italian place?", { end_user: sam });
+    expect(place.map((f) => f.fact_text)).toEqual(["The team lunch is at the Italian place."]);
   });
 
   test("ties among short statements go to the newer; a fact that answers with more of the question keeps its place", async () => {
