@@ -310,7 +310,10 @@ async function main(worktree: Worktree | null): Promise<void> {
 
   const mem: Memory[] = [await memory("start")];
   const t0 = performance.now();
-  const capture: Capture = { ...(await import("../src/capture/analyze")), readChange: (await import("../src/capture/updates")).updateSideOf };
+  const { updateSideOf } = await import("../src/capture/updates");
+  const { isPlainStatement } = await import("../src/memory/index/freshness");
+  // As the pipeline does: only a plain statement is read for a change.
+  const capture: Capture = { ...(await import("../src/capture/analyze")), readChange: (text) => (isPlainStatement(text) ? updateSideOf(text) : null) };
   const importMs = performance.now() - t0;
   mem.push(await memory("capture module imported"));
   const firstInput: Input = { text: "Priya's manager is Tom Becker.", teamMembers: [] };
