@@ -4,6 +4,7 @@
  * first) when the evidence is weaker. Pure, so the pipeline, `facts reclaim` and the labelled
  * pairs decide the same way (docs/memory.md, "Replaces and updates").
  */
+import { clausesOf } from "./clauses";
 import { relatePrepared, sameClaimOf, type PreparedClaim } from "./relation";
 
 export type LinkKind = "replaces" | "updates";
@@ -16,20 +17,30 @@ export interface Link {
 
 /** A live fact as the decision sees it. */
 export interface LinkCandidate {
-  normalized: string;
+  /** As written: the clauses of a fact are read from its words' tags. */
+  text: string;
   /** The attribute lexicon's reading, as stored (`claim_*`). */
   first: PreparedClaim | null;
 }
 
-/**
- * Where one fact joins two statements ("I work in Leeds, and I have a dog"): a fact that holds
- * several claims is hidden only when all of them change, which one reading cannot tell, so a change
- * to one of them makes an *updates* link. Matched in the duplicate-normalised text (lower case).
- */
-const CLAUSE_JOINS: readonly string[] = [". ", "; ", ", and ", ", but ", ", while ", ", so ", ", plus ", " and i ", " and we ", " and my ", " and our "];
+/** Abbreviations whose full stop ends no sentence: "Dr. Nkemelu", "St. Paul". */
+const ABBREVIATIONS: ReadonlySet<string> = new Set(["dr", "st", "mr", "mrs", "ms", "prof", "inc", "ltd", "jr", "sr", "vs", "co", "no", "mt", "ave"]);
 
-export function holdsSeveralClaims(normalized: string): boolean {
-  return CLAUSE_JOINS.some((join) => normalized.includes(join));
+/**
+ * Whether one fact holds several statements ("I work in Leeds, and I have a dog"; two sentences):
+ * such a fact is hidden only when all of them change, which one reading cannot tell, so a change to
+ * one of them makes an *updates* link. Sentences and clauses are read as teach-from-messages splits
+ * them (capture/clauses.ts), so "Dana and I have 1:1s weekly" is one statement.
+ */
+export function holdsSeveralClaims(text: string): boolean {
+  const sentences = text.split(/(?<=[.!?;])\s+/u).reduce<string[]>((out, part) => {
+    const previous = out.at(-1);
+    const lastWord = previous?.match(/(\p{L}+)\.$/u)?.[1]?.toLowerCase();
+    if (previous !== undefined && lastWord !== undefined && ABBREVIATIONS.has(lastWord)) out[out.length - 1] = `${previous} ${part}`;
+    else out.push(part);
+    return out;
+  }, []);
+  return sentences.filter((s) => /\p{L}/u.test(s)).length > 1 || sentences.some((s) => clausesOf(s).length > 1);
 }
 
 /**
@@ -43,7 +54,7 @@ export function holdsSeveralClaims(normalized: string): boolean {
  */
 export function linkOf(newer: PreparedClaim | null, older: LinkCandidate): Link | null {
   if (newer === null || older.first === null || relatePrepared(newer, older.first) !== "supersede") return null;
-  const sure = sameClaimOf(newer, older.first) && !holdsSeveralClaims(older.normalized);
+  const sure = sameClaimOf(newer, older.first) && !holdsSeveralClaims(older.text);
   return { kind: sure ? "replaces" : "updates", reason: describe(sure ? "replaces" : "updates", newer, older.first) };
 }
 

@@ -109,6 +109,8 @@ interface LiveFactClaim extends LinkCandidate {
    */
   endUserId: string | null;
   agent: string | null;
+  /** Duplicate-normalised text: a restatement is told by its words. */
+  normalized: string;
   /** Observed, epoch milliseconds. */
   recordedAt: number;
 }
@@ -161,6 +163,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     endUserId: row.end_user_id,
     agent: row.agent_slug,
     normalized: row.normalized,
+    text: row.text,
     recordedAt: row.recorded_ms,
     first: preparedOf(row.claim_key, row.claim_value, row.claim_negated),
   }));
@@ -259,6 +262,7 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
       endUserId: storedEndUser,
       agent,
       normalized: analysis.normalized,
+      text: item.text,
       recordedAt: recordedAt.getTime(),
       first: claim === null ? null : prepareClaim(claim),
     };

@@ -65,7 +65,7 @@ export async function reclaimFacts(db: Db, workspaceId: string, options: { dryRu
       if (f.superseded_by === null) continue;
       const older = claims.get(f.id) ?? null;
       const newer = byId.has(f.superseded_by) ? (claims.get(f.superseded_by) ?? null) : null;
-      const link = newer === null ? null : linkOf(prepareClaim(newer), { normalized: f.normalized, first: older === null ? null : prepareClaim(older) });
+      const link = newer === null ? null : linkOf(prepareClaim(newer), { text: f.text, first: older === null ? null : prepareClaim(older) });
       if (link?.kind === "replaces") continue;
       const duplicate = `${f.end_user_id ?? ""}\n${f.normalized}`;
       if (live.has(duplicate)) {

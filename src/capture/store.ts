@@ -50,6 +50,7 @@ export interface StoredClaim {
 
 export interface LiveClaim {
   id: string;
+  text: string;
   end_user_id: string | null;
   agent_slug: string | null;
   normalized: string;
@@ -101,7 +102,7 @@ export async function liveClaims(
   // "acme"); relating them rejects those, at the cost of a few more rows read under the lock.
   const firstWords = [...new Set(subjects.map((s) => s.split(" ")[0] ?? s))];
   return db.sql<LiveClaim>`
-    SELECT id, end_user_id, agent_slug, normalized, claim_key, claim_value, claim_negated,
+    SELECT id, text, end_user_id, agent_slug, normalized, claim_key, claim_value, claim_negated,
            (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms FROM facts
      WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL
        AND (claim_key = ANY(${[...claimKeys]}::text[]) OR claim_subject = ANY(${[...subjects]}::text[])

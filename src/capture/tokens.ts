@@ -80,6 +80,7 @@ function tag(sentence: string): Token[] {
     const lower = t.toLowerCase();
     return { text: t, lower, spaced: (spaces[i] ?? "") !== "", pos: tag, lemma: tag === "PROPN" ? lower : (lemma[i] ?? lower) };
   });
+  splitPossessives(tagged);
   joinHyphenated(tagged);
   for (const fix of TAG_FIXES) {
     for (let i = 0; i < tagged.length; i++) {
@@ -88,6 +89,27 @@ function tag(sentence: string): Token[] {
     }
   }
   return tagged;
+}
+
+/**
+ * "Tom's" is "Tom" and "'s", always. wink-nlp's tokenizer learns from what it reads: once it has
+ * seen "Tom'sU" it keeps "Tom's" whole for the rest of the process, so a claim's subject would
+ * depend on what the server read before. Splitting here keeps the reading deterministic.
+ */
+function splitPossessives(tokens: Token[]): void {
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i]!;
+    const possessive = /^(\p{L}[\p{L}\p{N}.-]*)(['’]s)$/u.exec(t.text);
+    if (possessive === null) continue;
+    const base = possessive[1]!;
+    const lower = base.toLowerCase();
+    tokens.splice(
+      i,
+      1,
+      { ...t, text: base, lower, lemma: t.pos === "PROPN" ? lower : t.lemma.replace(/['’]s$/u, "") },
+      { text: possessive[2]!, lower: possessive[2]!.toLowerCase(), spaced: false, pos: "PART", lemma: possessive[2]!.toLowerCase() },
+    );
+  }
 }
 
 /**

@@ -55,33 +55,57 @@ describeEachDb("facts reclaim", (get) => {
     expect(await reclaimFacts(db, ws.id)).toEqual({ facts: 7, rekeyed: 0, restored: 0, keptAsDuplicates: 1 });
   });
 
-  test("a database written before the second reading gets it, and a later fact relates to it", async () => {
+  test("restores what the deleted second reading replaced; the restored fact is still replaced by the lexicon's reading", async () => {
     const db = get().db;
     const ws = await createWorkspace(db, uniqueSlug(), 0);
-    const taught = await captureFacts(db, ws.id, [{ text: "Eva lives in Oslo.", origin: "user_stated" }]);
-    const [oslo] = taught.factIds as [string];
-    const [stored] = await db.sql<{ alt_claim_key: string | null }>`SELECT alt_claim_key FROM facts WHERE id = ${oslo}`;
-    expect(stored?.alt_claim_key).not.toBeNull();
-    // As an earlier version stored it: one reading only.
-    await db.sql`UPDATE facts SET alt_claim_key = NULL, alt_claim_subject = NULL, alt_claim_value = NULL WHERE id = ${oslo}`;
-    expect(await reclaimFacts(db, ws.id)).toMatchObject({ facts: 1, rekeyed: 1, restored: 0 });
-    const [again] = await db.sql<{ alt_claim_key: string | null }>`SELECT alt_claim_key FROM facts WHERE id = ${oslo}`;
-    expect(again?.alt_claim_key).toBe(stored?.alt_claim_key ?? "missing");
-    // "home city" is related through the sentence rules' reading, now stored again.
-    expect(await captureFacts(db, ws.id, [{ text: "Eva's home city is Bergen now.", origin: "user_stated" }])).toMatchObject({ superseded: 1 });
+    // The second reading's columns went with it (migration 023).
+    const columns = await db.sql<{ column_name: string }>`
+      SELECT column_name FROM information_schema.columns WHERE table_name = 'facts' AND column_name LIKE 'alt_claim%'`;
+    expect(columns).toEqual([]);
+    const taught = await captureFacts(db, ws.id, [
+      { text: "Eva lives in Oslo.", origin: "user_stated" },
+      { text: "Eva's home city changed from Oslo to Bergen.", origin: "user_stated" },
+    ]);
+    const [oslo, bergen] = taught.factIds as [string, string];
+    // The lexicon has no claim for "home city": the newer fact only updates the older.
+    expect(taught).toMatchObject({ created: 2, superseded: 0 });
+    const [linked] = await db.sql<{ updates: string[] | null }>`SELECT updates FROM facts WHERE id = ${bergen}`;
+    expect(linked?.updates).toEqual([oslo]);
+    // As the sentence rules' reading stored it: "home city" was where Eva lives, so Oslo was hidden.
+    await db.sql`UPDATE facts SET superseded_by = ${bergen} WHERE id = ${oslo}`;
+    expect(await reclaimFacts(db, ws.id)).toEqual({ facts: 2, rekeyed: 0, restored: 1, keptAsDuplicates: 0 });
+    const [restored] = await db.sql<{ superseded_by: string | null }>`SELECT superseded_by FROM facts WHERE id = ${oslo}`;
+    expect(restored?.superseded_by).toBeNull();
+    // The restored fact keeps its claim: a move said in the lexicon's words replaces it.
+    const moved = await captureFacts(db, ws.id, [{ text: "Eva moved to Bergen.", origin: "user_stated" }]);
+    expect(moved).toMatchObject({ created: 0, superseded: 1 });
+    const [hidden] = await db.sql<{ superseded_by: string | null }>`SELECT superseded_by FROM facts WHERE id = ${oslo}`;
+    expect(hidden?.superseded_by).toBe(moved.factIds[0] ?? "missing");
+    // That replacement is one the current gate makes, so running reclaim again keeps it.
+    expect(await reclaimFacts(db, ws.id)).toMatchObject({ restored: 0 });
   });
 
-  test("keeps a supersession made by a change statement", async () => {
+  test("restores what a change statement hid; the statement still updates it", async () => {
     const db = get().db;
     const ws = await createWorkspace(db, uniqueSlug(), 0);
     const taught = await captureFacts(db, ws.id, [
-      { text: "Phoenix is in the design phase.", origin: "user_stated" },
-      { text: "Phoenix has moved into development.", origin: "user_stated" },
+      { text: "The Phoenix project is in the design phase.", origin: "user_stated" },
+      { text: "The Phoenix project has moved into development.", origin: "user_stated" },
     ]);
     const [design, development] = taught.factIds as [string, string];
-    expect(taught.superseded).toBe(1);
-    expect(await reclaimFacts(db, ws.id)).toMatchObject({ restored: 0 });
-    const [row] = await db.sql<{ superseded_by: string | null }>`SELECT superseded_by FROM facts WHERE id = ${design}`;
-    expect(row?.superseded_by).toBe(development);
+    // A change word ("moved") and two shared words: an update, nothing hidden.
+    expect(taught).toMatchObject({ created: 2, superseded: 0 });
+    const [link] = await db.sql<{ updates: string[] | null; link_reason: string | null }>`SELECT updates, link_reason FROM facts WHERE id = ${development}`;
+    expect(link?.updates).toEqual([design]);
+    expect(link?.link_reason).toContain('change word "move"');
+    // What the deleted change-statement rules did: the older fact hidden.
+    await db.sql`UPDATE facts SET superseded_by = ${development} WHERE id = ${design}`;
+    expect(await reclaimFacts(db, ws.id)).toMatchObject({ restored: 1 });
+    const rows = await db.sql<{ id: string; superseded_by: string | null; updates: string[] | null }>`
+      SELECT id, superseded_by, updates FROM facts WHERE workspace_id = ${ws.id} ORDER BY id`;
+    expect(rows).toEqual([
+      { id: design, superseded_by: null, updates: null },
+      { id: development, superseded_by: null, updates: [design] },
+    ]);
   });
 });

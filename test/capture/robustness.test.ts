@@ -143,7 +143,9 @@ describe("regex safety", () => {
   ]);
 
   test("the audit knows every table", () => {
-    expect(Object.keys(RULE_TABLES).sort()).toEqual(["attribute_aliases", "claim", "claim_blockers", "kind", "sensitive", "subject"]);
+    // The sentence rules' tables (claim, claim_blockers, attribute_aliases) went with the sentence
+    // rules: the claim is the attribute lexicon's, read over tagged words, not by a regex table.
+    expect(Object.keys(RULE_TABLES).sort()).toEqual(["kind", "sensitive", "subject"]);
     expect(patterns.length).toBeGreaterThan(60);
   });
 

@@ -95,3 +95,15 @@ test("tagging with the part-of-speech step alone gives what the full pipeline gi
   ];
   for (const text of texts) expect(read(lean, text)).toEqual(read(full, text));
 });
+
+test("a possessive is read the same whatever the tokenizer read before ('Tom'sU' once kept every later \"Tom's\" whole)", () => {
+  const before = tokenize("Tom's manager is Rachel Green.").map((t) => t.text);
+  tokenize("Tom'sU");
+  tokenize("Mei'sX is here");
+  expect(tokenize("Tom's manager is Rachel Green!").map((t) => t.text)).toEqual([...before.slice(0, -1), "!"]);
+  expect(
+    tokenize("Mei's laptop is a ThinkPad.")
+      .map((t) => t.text)
+      .slice(0, 2),
+  ).toEqual(["Mei", "'s"]);
+});

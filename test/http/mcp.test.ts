@@ -155,7 +155,9 @@ describeEachDb("MCP tool server (SDK client + raw JSON-RPC)", (get) => {
 
   test("search_memory and get_memory_context return exactly what the REST endpoints' data holds", async () => {
     const key = await makeKey(get().db);
-    await teachRest(key, ["We decided to use Postgres for the billing service.", "Priya prefers async standups.", "The billing service deploys on Tuesdays."]);
+    // The decision is taught last: among short statements holding the same query words ("billing";
+    // "database" is matched by meaning only), the newer goes first (memory/index/freshness.ts).
+    await teachRest(key, ["The billing service deploys on Tuesdays.", "Priya prefers async standups.", "We decided to use Postgres for the billing service."]);
     await teachRest(key, ["Loves dark roast coffee for billing calls"], { end_user: { id: "cust-42", name: "Dana" } });
     const client = await connect(key);
     const inputs: Record<string, unknown>[] = [

@@ -269,6 +269,13 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
     return tokens.slice(from, to).some((t) => t.lower === "'s" || t.lower === "'") ? null : from < to || match.template.nounFrame ? WORKSPACE : null;
   if (span.length > 6) return null;
   const words = span.map((t) => t.lower);
+  // "Retros are now every Friday": a time is no one's subject.
+  if (words.some((w) => DATE_HEADS.has(w) || TIME_QUANTIFIERS.has(w))) return null;
+  // "The contract renewal for Obsidian Foods is due on April 9": a thing of a named one is that
+  // one's, and the lexicon has no attribute for it; reading "contract renewal" as the subject would
+  // make every company's renewal one claim.
+  const after = tokens[to];
+  if (!span.some((t) => t.pos === "PROPN") && after !== undefined && OWNED_BY.has(after.lower) && tokens[to + 1]?.pos === "PROPN") return null;
   // "Fixing cars is an art": a gerund before the attribute's noun has it as its object; it owns nothing.
   if (match.template.nounFrame && span.length === 1 && span[0]!.lower.endsWith("ing") && from === 0) return null;
   // A capital letter makes a name, except the sentence's own first one ("Fixing cars is an art").
@@ -282,7 +289,8 @@ function subjectOf(parse: FactParse, match: LexiconMatch): string | null {
     .map((t, i) => (i > 0 && t.spaced ? ` ${t.text}` : t.text))
     .join("")
     .trim();
-  const key = resolverFor(parse.input, parse.subject)(said) ?? words.filter((w) => w !== "the").join(" ");
+  // "Acme Corp." at the end of a sentence is Acme Corp: an abbreviation's full stop is not part of the name.
+  const key = (resolverFor(parse.input, parse.subject)(said) ?? words.filter((w) => w !== "the").join(" ")).replace(/\.$/u, "");
   // "the payments service" and "payments" name one thing.
   const parts = key.split(" ");
   return parts.length > 1 && GENERIC_HEADS.has(parts.at(-1)!) ? parts.slice(0, -1).join(" ") : key;
@@ -355,6 +363,10 @@ function qualifier(tokens: readonly Token[], match: LexiconMatch, subjectEnd: nu
 }
 
 const QUALIFIERS: ReadonlySet<string> = new Set(["for", "of", "at", "on", "in"]);
+/** Prepositions after which a name owns what comes before: "the renewal for Acme", "the roadmap of Atlas". */
+const OWNED_BY: ReadonlySet<string> = new Set(["for", "of"]);
+/** Words that make a span a time, not a subject: "every Friday", "each quarter". */
+const TIME_QUANTIFIERS: ReadonlySet<string> = new Set(["every", "each", "weekly", "daily", "monthly"]);
 /** Names that are times, not scopes: "the lead on Monday". */
 const DATE_HEADS: ReadonlySet<string> = new Set(
   (

@@ -153,7 +153,7 @@ export const CRM_ATTRIBUTES: readonly AttributeRecord[] = [
     "business domain"],
     says: ["{s} be in {v} industry", "{s} be in {v} space", "{s} be in {v} sector", "{s} operate in {v} industry", "{s} operate in {v} sector",
     "{s} operate in {v} space", "{s} play in {v} space"],
-    sets: ["{s} pivot to {v}", "{s} move into {v}", "{s} pivot into {v}", "{s} reposition as {v}"],
+    sets: ["{s} pivot to {v}", "{s} pivot into {v}", "{s} reposition as {v}"],
     examples: [["Pied Piper is in the compression space.", "Pied Piper pivoted to decentralised storage.", "replace"],
     ["Pied Piper is in the compression space.", "Hooli is in the search space.", "keep"]] },
   { attribute: "headquarters", cardinality: "one", value: "place", nouns: ["headquarters", "hq", "head office", "main office", "corporate office",

@@ -286,7 +286,7 @@ export const PERSONAL_ATTRIBUTES: readonly AttributeRecord[] = [
     examples: [["My laptop is a 2019 MacBook Pro.", "I finally replaced my laptop with a Framework 13.", "replace"],
     ["My laptop is a 2019 MacBook Pro.", "My work laptop is a ThinkPad X1.", "keep"]] },
   { attribute: "preferred name", cardinality: "one", value: "thing", nouns: ["preferred name", "nickname", "nick", "moniker", "name i go by", "chosen name"],
-    says: ["go by", "prefer to be call", "answer to", "like to be call", "{s} be call {v}", "{s} prefer {v} to {x}", "{s} prefer to go by {v}",
+    says: ["go by", "prefer to be call", "answer to", "like to be call", "{s} be call {v}", "{s} prefer to go by {v}",
     "{s} like to go by {v}", "{s} would rather be call {v}"],
     sets: ["start go by", "change name to"],
     examples: [["I go by Alex.", "I've started going by Lex.", "replace"],

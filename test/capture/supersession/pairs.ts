@@ -64,7 +64,7 @@ export function linkPair(pair: LabelledPair): { relation: ClaimRelation; link: L
   const prepared = (claim: Claim | null) => (claim === null ? null : prepareClaim(claim));
   const older = analyzeFact(input(pair.older));
   const newer = analyzeFact(input(pair.newer));
-  const o = { normalized: older.normalized, first: prepared(older.claim) };
+  const o = { text: pair.older, first: prepared(older.claim) };
   const n = prepared(newer.claim);
   const duplicate = n !== null && o.first !== null && relatePrepared(n, o.first) === "duplicate";
   // As capture does: a same-valued claim is skipped only when it adds no word.
