@@ -94,12 +94,20 @@ export async function analyseCapture(items: readonly CaptureItem[], team: readon
 }
 
 /** Stores analysed items in one transaction under the workspace's capture lock (see captureFacts). */
-export function storeCaptured(db: Db, workspaceId: string, analysed: readonly Analysed[]): Promise<CaptureResult> {
+export async function storeCaptured(db: Db, workspaceId: string, analysed: readonly Analysed[]): Promise<CaptureResult> {
+  // Trade-off: the facts an update may link to are read before the lock, so writers do not wait on
+  // that scan; a fact another call stores meanwhile is not linked (an update hides nothing, and one
+  // that links to a fact deleted meanwhile is simply not followed).
+  const updateSides = analysed.map((a) => (a.analysis.mayReplace && isPlainStatement(a.item.text) ? updateSideOf(a.item.text) : null));
+  const recentByScope = await recentStatements(db, workspaceId, analysed, updateSides, new Date());
   return db.transaction(async (tx) => {
     await lockWorkspaceFacts(tx, workspaceId);
-    return storeAnalysed(tx, workspaceId, analysed);
+    return storeAnalysed(tx, workspaceId, analysed, updateSides, recentByScope);
   });
 }
+
+/** Which scope a fact is stored in: the end user it is about (or none) and the agent whose own it is (or none). */
+const scopeOf = (a: Analysed): string => `${a.analysis.subjectType === "end_user" ? (a.endUserId ?? "") : ""}\n${a.agent ?? ""}`;
 
 interface LiveFactClaim extends LinkCandidate {
   id: string;
@@ -134,7 +142,13 @@ export interface Analysed {
 type BatchFact = UpdateCandidate & { endUserId: string | null; agent: string | null };
 
 /** Under the capture lock: duplicates, claims and supersession, the insert. */
-async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: readonly Analysed[]): Promise<CaptureResult> {
+async function storeAnalysed(
+  tx: Queryable,
+  workspaceId: string,
+  analysed: readonly Analysed[],
+  updateSides: readonly (UpdateSide | null)[],
+  recentByScope: ReadonlyMap<string, UpdateCandidate[]>,
+): Promise<CaptureResult> {
   const now = new Date();
   const endUsers = new Map<string, EndUser>();
   for (const { item } of analysed) if (item.endUser) endUsers.set(item.endUser.id, item.endUser);
@@ -150,9 +164,6 @@ async function storeAnalysed(tx: Queryable, workspaceId: string, analysed: reado
     [...new Set(analysed.map((a) => a.agent ?? ""))],
     now,
   );
-  const scopeOf = (a: Analysed): string => `${a.analysis.subjectType === "end_user" ? (a.endUserId ?? "") : ""}\n${a.agent ?? ""}`;
-  const updateSides = analysed.map((a) => (a.analysis.mayReplace && isPlainStatement(a.item.text) ? updateSideOf(a.item.text) : null));
-  const recentByScope = await recentStatements(tx, workspaceId, analysed, updateSides, scopeOf, now);
   // Live facts with a claim (several per key: many-valued relations, or values that coexist), kept current as the batch goes.
   const preparedOf = (key: string | null, value: string | null, negated: boolean): PreparedClaim | null => {
     const parts = key === null || value === null ? null : parseClaimKey(key);
@@ -338,17 +349,17 @@ interface UpdateCandidate {
  * call's facts is stored.
  */
 async function recentStatements(
-  tx: Queryable,
+  db: Queryable,
   workspaceId: string,
   analysed: readonly Analysed[],
   sides: readonly (UpdateSide | null)[],
-  scopeOf: (a: Analysed) => string,
   now: Date,
 ): Promise<Map<string, UpdateCandidate[]>> {
   const words = new Map<string, { endUserId: string | null; agent: string | null; words: Set<string>; statements: number }>();
   analysed.forEach((a, i) => {
     const side = sides[i];
-    if (side === null || side === undefined || side.words.length === 0) return;
+    // Only a statement that says something changed can update: the others need no candidates.
+    if (side === null || side === undefined || side.cue === undefined || side.words.length === 0) return;
     const scope = scopeOf(a);
     const entry = words.get(scope) ?? {
       endUserId: a.analysis.subjectType === "end_user" ? a.endUserId : null,
@@ -362,7 +373,7 @@ async function recentStatements(
   });
   const byScope = new Map<string, UpdateCandidate[]>();
   for (const [scope, entry] of words) {
-    const rows = await liveStatementsMentioning(tx, workspaceId, entry.endUserId, entry.agent, [...entry.words], CHANGE_CANDIDATES * entry.statements, now);
+    const rows = await liveStatementsMentioning(db, workspaceId, entry.endUserId, entry.agent, [...entry.words], CHANGE_CANDIDATES * entry.statements, now);
     byScope.set(
       scope,
       rows.filter((row) => isPlainStatement(row.text)).map((row) => ({ id: row.id, recordedAt: row.recorded_ms, side: updateSideOf(row.text) })),
