@@ -311,7 +311,7 @@ async function main(worktree: Worktree | null): Promise<void> {
   const mem: Memory[] = [await memory("start")];
   const t0 = performance.now();
   const { updateSideOf } = await import("../src/capture/updates");
-  const { isPlainStatement } = await import("../src/memory/index/freshness");
+  const { isPlainStatement } = await import("../src/memory/index/statement");
   // As the pipeline does: only a plain statement is read for a change.
   const capture: Capture = { ...(await import("../src/capture/analyze")), readChange: (text) => (isPlainStatement(text) ? updateSideOf(text) : null) };
   const importMs = performance.now() - t0;

@@ -4,7 +4,7 @@ import type { EndUser, Origin, TeachResult } from "../schema/memory";
 import { claimKey, parseClaimKey } from "./claim-key";
 import { linkOf, type LinkCandidate } from "./links";
 import { updateOf, updateSideOf, type UpdateSide } from "./updates";
-import { isPlainStatement } from "../memory/index/freshness";
+import { isPlainStatement } from "../memory/index/statement";
 import { continuedClaim, prepareClaim, relatePrepared, restates, type PreparedClaim } from "./relation";
 import { nextFactSeq } from "../memory/changes";
 import {

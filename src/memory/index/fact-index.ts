@@ -4,6 +4,7 @@ import { MEANING_MAX_TERMS } from "../lexicon/lexicon";
 import { FACT_COLUMN_NAMES, KINDS, ORIGINS, setColumn, FactTable, type FactColumns } from "./fact-table";
 import { countAgain, factTerms, newPostings, POSTINGS_OVERHEAD, TF_BITS, TF_MAX, type Postings } from "./postings";
 import { TextArena } from "./text-arena";
+import { isPlainStatement } from "./statement";
 import { type NewerFact, UpdateLinks } from "./update-links";
 
 /** A live fact as the index receives it from the database. */
@@ -38,6 +39,8 @@ export const TEAM = 8;
 export const INFERRED = 16;
 /** The fact is phrased as a question: it asks rather than records. */
 export const QUESTION = 32;
+/** The fact is a plain statement of how things are (memory/index/statement.ts): ties among them go to the newer. */
+export const PLAIN = 64;
 
 /** A posting packs the ordinal beside the term frequency: ordinals must fit the bits left. */
 const MAX_ORDINALS = 2 ** (32 - TF_BITS);
@@ -120,7 +123,8 @@ export class FactIndex extends FactTable {
       (fact.pinned ? PINNED : 0) |
       (fact.subjectType === "team" ? TEAM : 0) |
       (fact.origin === "agent_inferred" ? INFERRED : 0) |
-      (fact.text.trimEnd().endsWith("?") ? QUESTION : 0);
+      (fact.text.trimEnd().endsWith("?") ? QUESTION : 0) |
+      (isPlainStatement(fact.text) ? PLAIN : 0);
     if (fact.pinned) this.pinned.add(ord);
     this.confidence[ord] = fact.confidence;
     this.recordedAt[ord] = fact.recordedAt;

@@ -8,6 +8,7 @@
 import type { FactIndex } from "./fact-index";
 import { isVisible, type ReadFilter } from "./filter";
 import type { QueryPlan } from "./plan";
+import { PLAIN } from "./fact-index";
 import { termsOf, wordsOf } from "./terms";
 import type { TimeWindow } from "../time/query-time";
 
@@ -90,25 +91,6 @@ export function putNewerFirst(
   return out;
 }
 
-/** Facts longer than this (in words) are chat turns or notes, not statements of one state. */
-const STATEMENT_MAX_WORDS = 24;
-/**
- * "Caroline: …", "Dr. Ana Ruiz: …", "assistant: …": a turn of a conversation, said by someone, not
- * a statement of how things are. A name's every word is capitalised ("Travel policy update: …" is
- * no speaker).
- */
-const SPEAKER = /^(?:\p{Lu}[\p{L}'.-]*(?: \p{Lu}[\p{L}'.-]*){0,3}|user|assistant|system|tool): /u;
-
-/**
- * Whether a text is a plain statement of how things are, the only kind an update links or a tie
- * moves: short, not a turn of a conversation, not a question or an exclamation. A chat log's turns
- * follow each other in time without the later one saying the earlier has changed.
- */
-export function isPlainStatement(text: string): boolean {
-  if (text.includes("?") || text.includes("!") || SPEAKER.test(text)) return false;
-  return wordsOf(text).length <= STATEMENT_MAX_WORDS;
-}
-
 /** How far above itself a newer fact may go on a tie; a search ranks this much deeper than its limit. */
 export const TIE_WINDOW = 5;
 
@@ -120,12 +102,14 @@ export const TIE_WINDOW = 5;
  * Puffin?", which it answers with more of the question's words).
  */
 export function preferNewerOnTies(index: FactIndex, ranked: readonly number[], plan: QueryPlan): number[] {
+  // Most searches over chat turns or notes hold no two plain statements: nothing to reorder.
+  if (ranked.filter((ord) => (index.flags[ord]! & PLAIN) !== 0).length < 2) return [...ranked];
   const held = new Map<number, ReadonlySet<number> | null>();
   const heldOf = (ord: number): ReadonlySet<number> | null => {
     let groups = held.get(ord);
     if (groups === undefined) {
-      const text = index.text(ord);
-      const terms = isPlainStatement(text) ? new Set(termsOf(text)) : null;
+      // The fact's own words, not its subject's (the postings hold both): a subject shared by two facts tells nothing apart.
+      const terms = (index.flags[ord]! & PLAIN) === 0 ? null : new Set(termsOf(index.text(ord)));
       groups = terms === null ? null : new Set(plan.groups.flatMap((g, i) => (g.terms.some((t) => terms.has(t)) ? [i] : [])));
       held.set(ord, groups);
     }
@@ -149,3 +133,4 @@ export function preferNewerOnTies(index: FactIndex, ranked: readonly number[], p
   order.sort((a, b) => keys[a]! - keys[b]! || (keys[a] !== a && keys[b] !== b ? (index.observedBefore(ranked[a]!, ranked[b]!) ? 1 : -1) : a - b));
   return order.map((j) => ranked[j]!);
 }
+

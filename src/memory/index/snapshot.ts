@@ -17,7 +17,7 @@ import * as timeWords from "../time/words";
  */
 
 /** Bump when the layout below or what `FactIndex.add` derives from a fact changes. */
-const LAYOUT = 9;
+const LAYOUT = 10;
 const MAGIC = 0x3158_444d; // "MDX1" read as a little-endian u32
 
 /**
