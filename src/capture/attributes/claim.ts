@@ -5,7 +5,7 @@
  */
 import { manyValued, oneValued } from "../claim-key";
 import { resolverFor } from "../claim-subject";
-import { DATED_EVENTS } from "../rules/lexicon";
+import { DATE_HEADS, DATED_EVENTS, OWNED_BY, TIME_QUANTIFIERS } from "../rules/lexicon";
 import type { FactParse } from "../parse";
 import type { Token } from "../tokens";
 import type { Claim } from "../types";
@@ -363,17 +363,6 @@ function qualifier(tokens: readonly Token[], match: LexiconMatch, subjectEnd: nu
 }
 
 const QUALIFIERS: ReadonlySet<string> = new Set(["for", "of", "at", "on", "in"]);
-/** Prepositions after which a name owns what comes before: "the renewal for Acme", "the roadmap of Atlas". */
-const OWNED_BY: ReadonlySet<string> = new Set(["for", "of"]);
-/** Words that make a span a time, not a subject: "every Friday", "each quarter". */
-const TIME_QUANTIFIERS: ReadonlySet<string> = new Set(["every", "each", "weekly", "daily", "monthly"]);
-/** Names that are times, not scopes: "the lead on Monday". */
-const DATE_HEADS: ReadonlySet<string> = new Set(
-  (
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
-    "september october november december q1 q2 q3 q4"
-  ).split(" "),
-);
 /** "at" qualifies only by a name: "champion at Initech", not "80 seats at renewal". */
 const NAMED_ONLY: ReadonlySet<string> = new Set(["at", "on", "in"]);
 

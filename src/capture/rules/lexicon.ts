@@ -115,3 +115,17 @@ export const DATED_EVENTS: ReadonlySet<string> = new Set([
   "cutover",
   "rollout",
 ]);
+
+/** Prepositions after which a name owns what comes before: "the renewal for Acme", "the roadmap of Atlas". */
+export const OWNED_BY: ReadonlySet<string> = new Set(["for", "of"]);
+
+/** Words that make a span a time, not a subject: "every Friday", "each quarter". */
+export const TIME_QUANTIFIERS: ReadonlySet<string> = new Set(["every", "each", "weekly", "daily", "monthly"]);
+
+/** Names that are times, not scopes: "the lead on Monday". */
+export const DATE_HEADS: ReadonlySet<string> = new Set(
+  (
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
+    "september october november december q1 q2 q3 q4"
+  ).split(" "),
+);
