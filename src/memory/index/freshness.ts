@@ -133,4 +133,3 @@ export function preferNewerOnTies(index: FactIndex, ranked: readonly number[], p
   order.sort((a, b) => keys[a]! - keys[b]! || (keys[a] !== a && keys[b] !== b ? (index.observedBefore(ranked[a]!, ranked[b]!) ? 1 : -1) : a - b));
   return order.map((j) => ranked[j]!);
 }
-
