@@ -4,6 +4,7 @@ import type { Config } from "./config";
 import type { Db } from "./db/types";
 import { adminRoutes } from "./http/admin";
 import { reviewRoutes } from "./http/review";
+import { captureModelRoutes } from "./http/capture-model";
 import { webhookRoutes } from "./http/webhooks";
 import { answerRoutes } from "./http/answers";
 import { healthRoutes } from "./http/health";
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps) {
     .use(adminRoutes(features))
     .use(webhookRoutes(features))
     .use(reviewRoutes(features))
+    .use(captureModelRoutes(features))
     .use(webRoutes(features))
     .use(oauthRoutes(features))
     .use(metricsRoutes(features));

@@ -9,7 +9,10 @@ let lastRandom: number[] = [];
  * process: ids made in the same millisecond increment the previous random part, so ids sort in
  * creation order (export relies on it to replay supersession in order).
  */
-export function sortableId(prefix: "fact" | "ans" | "key" | "ws" | "conv" | "adm" | "wh" | "forget", now: number = Date.now()): string {
+export function sortableId(
+  prefix: "fact" | "ans" | "key" | "ws" | "conv" | "adm" | "wh" | "forget" | "cjob" | "cdec" | "batch",
+  now: number = Date.now(),
+): string {
   let time = "";
   let t = now;
   for (let i = 0; i < 10; i++) {

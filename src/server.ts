@@ -21,6 +21,9 @@ import { pruneTombstones } from "./memory/changes";
 import { FactIndexes } from "./memory/index/registry";
 import { ALL_SCOPES } from "./schema/auth";
 import { WebhookDeliverer } from "./webhooks/deliver";
+import { CaptureWorker } from "./capture/model/worker";
+import { captureMetrics } from "./capture/model/metrics";
+import { pruneCaptureJobs } from "./capture/model/queue";
 import { pruneWebhookEvents } from "./webhooks/store";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -29,7 +32,7 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const FIRST_MAINTENANCE_DELAY_MS = 30_000;
 /** Deleted facts' tombstones are kept this long; an index further behind rebuilds. */
 const TOMBSTONE_MAX_AGE_SECONDS = 24 * 3600;
-/** Delivered and given-up webhook events, and their delivery log, are kept a week for the settings app. */
+/** Delivered and given-up webhook events, their delivery log, and finished capture jobs are kept a week for the settings app. */
 const WEBHOOK_LOG_MAX_AGE_SECONDS = 7 * 24 * 3600;
 const BOOTSTRAP_LOCK_ID = 7_302_911_005;
 
@@ -131,6 +134,8 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   await engine.start(true);
   const webhooks = new WebhookDeliverer(db, log, { allowPrivate: config.outboundAllowPrivate });
   webhooks.start();
+  const capture = new CaptureWorker({ db, index, models: engine.models, log }, {}, captureMetrics(metrics.registry, db));
+  capture.start();
   embeddings?.worker.start();
   if (embeddings) print(`embeddings: ${embeddings.client.model} at ${redactUrlCredentials(config.embeddingsUrl ?? "")}; facts are embedded in the background`);
   log.info("listening", { url, database: db.kind });
@@ -143,6 +148,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
     pruneTombstones(db, TOMBSTONE_MAX_AGE_SECONDS)
       .then(() => pruneOAuth(db))
       .then(() => pruneWebhookEvents(db, WEBHOOK_LOG_MAX_AGE_SECONDS))
+      .then(() => pruneCaptureJobs(db, WEBHOOK_LOG_MAX_AGE_SECONDS))
       .then(() => refreshStatistics(db))
       .catch((error: unknown) => log.warn("database maintenance failed", { error: String(error) }));
   };
@@ -163,7 +169,7 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
       // No new connections; in-flight requests (open answer streams too) may finish.
       const graceful = server.stop(false);
       // Running answers get the grace period, then hand their leases to another instance.
-      await Promise.all([engine.stop(SHUTDOWN_GRACE_MS), webhooks.stop(), embeddings?.worker.stop()]);
+      await Promise.all([engine.stop(SHUTDOWN_GRACE_MS), webhooks.stop(), capture.stop(), embeddings?.worker.stop()]);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(2_000).then(() => true)]);
       if (timedOut) await server.stop(true);
       // Request log lines are written after the response, on a later tick: let them out first.

@@ -56,7 +56,8 @@ export async function importFacts(
     batch = [];
     const analysed = await analyseCapture(items, team);
     await storing;
-    storing = storeCaptured(db, workspaceId, analysed).then((result) => {
+    // An import is history brought in, not news: the capture model is not asked about it.
+    storing = storeCaptured(db, workspaceId, analysed, { followUp: null }).then((result) => {
       progress.created += result.created;
       progress.superseded += result.superseded;
       progress.skipped += result.skipped;

@@ -21,6 +21,8 @@ import {
 } from "./store";
 import type { FactAnalysis } from "./types";
 import { factCreated, factSuperseded, recordEvents } from "../webhooks/outbox";
+import { enqueueCaptureJobs } from "./model/queue";
+import type { ChatMessage } from "../models/types";
 
 /** How much a fact is trusted by default, by where it came from. */
 export const DEFAULT_CONFIDENCE: Record<Origin, number> = {
@@ -52,6 +54,22 @@ export interface CaptureResult extends TeachResult {
 }
 
 /**
+ * What a call leaves for the workspace's capture model, if it has one (src/capture/model/): the
+ * facts it stored to be judged, or a conversation to draw facts from. Queued in the call's own
+ * transaction; the call never waits on the model.
+ */
+export type ModelFollowUp =
+  | { kind: "judge" }
+  | { kind: "extract"; messages: readonly ChatMessage[]; endUserId: string | null; endUserName: string | null; agent: string | null; observedAt: Date };
+
+export interface CaptureOptions {
+  /** Default: the stored facts are judged. `null`: nothing for the model (an import). */
+  followUp?: ModelFollowUp | null;
+  /** Runs in the storing transaction, after the facts are stored (the model's own writes use it). */
+  inTransaction?: (tx: Queryable, result: CaptureResult) => Promise<void>;
+}
+
+/**
  * The capture pipeline, the only writer of facts: normalise, drop exact duplicates, attribute the
  * subject, classify, flag sensitive content, and supersede older values of the same claim ("older"
  * by observed time: a fact observed before the live value of its claim is stored as that claim's
@@ -64,9 +82,9 @@ export interface CaptureResult extends TeachResult {
  * only; the rule analysis runs before taking it, so concurrent teaches wait on each other for
  * milliseconds.
  */
-export async function captureFacts(db: Db, workspaceId: string, items: readonly CaptureItem[]): Promise<CaptureResult> {
+export async function captureFacts(db: Db, workspaceId: string, items: readonly CaptureItem[], options: CaptureOptions = {}): Promise<CaptureResult> {
   const team = await teamMemberNames(db, workspaceId);
-  return storeCaptured(db, workspaceId, await analyseCapture(items, team));
+  return storeCaptured(db, workspaceId, await analyseCapture(items, team), options);
 }
 
 /** Items analysed between two turns of the event loop (see analyseCapture): a few milliseconds of rules. */
@@ -94,7 +112,7 @@ export async function analyseCapture(items: readonly CaptureItem[], team: readon
 }
 
 /** Stores analysed items in one transaction under the workspace's capture lock (see captureFacts). */
-export async function storeCaptured(db: Db, workspaceId: string, analysed: readonly Analysed[]): Promise<CaptureResult> {
+export async function storeCaptured(db: Db, workspaceId: string, analysed: readonly Analysed[], options: CaptureOptions = {}): Promise<CaptureResult> {
   // Trade-off: the facts an update may link to are read before the lock, so writers do not wait on
   // that scan; a fact another call stores meanwhile is not linked (an update hides nothing, and one
   // that links to a fact deleted meanwhile is simply not followed).
@@ -102,8 +120,28 @@ export async function storeCaptured(db: Db, workspaceId: string, analysed: reado
   const recentByScope = await recentStatements(db, workspaceId, analysed, updateSides, new Date());
   return db.transaction(async (tx) => {
     await lockWorkspaceFacts(tx, workspaceId);
-    return storeAnalysed(tx, workspaceId, analysed, updateSides, recentByScope);
+    const result = await storeAnalysed(tx, workspaceId, analysed, updateSides, recentByScope);
+    await enqueueCaptureJobs(tx, workspaceId, followUpJobs(options.followUp === undefined ? { kind: "judge" } : options.followUp, result, analysed));
+    await options.inTransaction?.(tx, result);
+    return result;
   });
+}
+
+/** The capture model's jobs for a stored call: its facts to judge, or its conversation with the statements kept verbatim. */
+function followUpJobs(followUp: ModelFollowUp | null, result: CaptureResult, analysed: readonly Analysed[]) {
+  if (followUp === null) return [];
+  if (followUp.kind === "extract") return [{ ...followUp, factIds: result.factIds }];
+  const first = analysed[0];
+  return [
+    {
+      kind: "judge" as const,
+      factIds: result.factIds,
+      endUserId: first?.endUserId ?? null,
+      endUserName: first?.item.endUser?.name ?? null,
+      agent: first?.agent ?? null,
+      observedAt: first?.item.recordedAt ?? new Date(),
+    },
+  ];
 }
 
 /** Which scope a fact is stored in: the end user it is about (or none) and the agent whose own it is (or none). */
@@ -318,7 +356,7 @@ async function storeAnalysed(
       factCreated({ ...r, subject_type: r.subjectType, end_user_id: r.endUserId, agent_slug: r.agent, recorded_at: r.recordedAt, expires_at: r.expiresAt }),
     ),
     ...revived.map(factCreated),
-    ...supersededFacts.map(factSuperseded),
+    ...supersededFacts.map((f) => factSuperseded(f)),
   ]);
 
   const superseded = replacing.length;

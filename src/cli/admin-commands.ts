@@ -105,6 +105,16 @@ const factsExplain: Command = (args, config, io) =>
       io.out(`${title}:`);
       for (const f of facts) io.out(`${line(f)}${showWhy ? why(f) : ""}`);
     }
+    if (history.model_decisions.length === 0) return;
+    io.out("decided by the capture model:");
+    for (const d of history.model_decisions) {
+      const what =
+        d.label === "duplicate"
+          ? `${d.fact_id} duplicates ${d.target_id}`
+          : `${d.fact_id ?? JSON.stringify(d.proposed_text)} ${d.label} ${d.target_id ?? ""}`.trim();
+      const state = d.vetoed_by !== null ? `vetoed by ${d.vetoed_by}` : d.undone ? "applied, undone in review" : "applied";
+      io.out(`  ${what}  (${state}; by model ${d.model}, ${d.prompt}, batch ${d.batch_id}): ${d.reason}`);
+    }
   });
 
 const endUsersExport: Command = (args, config, io) =>

@@ -19,6 +19,7 @@ const FLAGS = {
   provider: { type: "string" },
   model: { type: "string" },
   "max-output-tokens": { type: "string" },
+  "daily-tokens": { type: "string" },
   "write-memory": { type: "string" },
   url: { type: "string" },
   help: { type: "boolean", short: "h" },

@@ -10,6 +10,7 @@ import { ADMIN_COMMANDS } from "./admin-commands";
 import { BACKUP_COMMANDS } from "./backup-commands";
 import { DOCTOR_COMMANDS } from "./doctor-command";
 import { EMBEDDINGS_COMMANDS } from "./embeddings-commands";
+import { CAPTURE_MODEL_COMMANDS } from "./capture-model-commands";
 import { MEMORY_COMMANDS } from "./memory-commands";
 import { integerArg, positional, requireFlag, withDb, type Command } from "./shared";
 
@@ -182,6 +183,7 @@ export const COMMANDS: Record<string, Command> = {
   ...BACKUP_COMMANDS,
   ...DOCTOR_COMMANDS,
   ...EMBEDDINGS_COMMANDS,
+  ...CAPTURE_MODEL_COMMANDS,
 };
 
 export function findCommand(positionals: string[]): Command | undefined {

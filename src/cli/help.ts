@@ -132,6 +132,15 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
       "exit 2 when MEMORYD_EMBEDDINGS_URL is unset, 1 when the endpoint keeps failing.",
   },
   {
+    commands: ["capture-model set", "capture-model off", "capture-model status"],
+    usage:
+      "memoryd capture-model set SLUG --provider anthropic|openai [--model NAME] [--daily-tokens N] [--json]\n" +
+      "memoryd capture-model off|status SLUG [--json]",
+    summary:
+      "Turns a workspace's capture model on (facts taught are then judged, and conversations extracted, by it in the background), " +
+      "off, or shows its tokens today and its queue. The provider must be configured as for answers (ANTHROPIC_API_KEY, OPENAI_BASE_URL).",
+  },
+  {
     commands: ["end-users export"],
     usage: "memoryd end-users export SLUG USER_ID            (JSONL on stdout)",
     summary: "Writes every fact stored about one end user, history included.",

@@ -3,6 +3,7 @@ import { notFound } from "../errors";
 import type { Db, Queryable } from "../db/types";
 import type { ExportedFact } from "../schema/memory";
 import { forgetEndUserEvents } from "../webhooks/outbox";
+import { forgetEndUserCapture } from "../capture/model/decisions";
 import { nextFactSeq, recordTombstones } from "./changes";
 
 /** Pins or unpins a fact; a change of the packet's core, so it advances the change sequence. */
@@ -142,6 +143,7 @@ export async function forgetEndUser(db: Queryable, workspace: { id: string; slug
     DELETE FROM end_users WHERE workspace_id = ${workspace.id} AND id = ${endUserId} RETURNING id`;
   // The audit log of bulk forgets keeps no trace of their id either.
   await db.sql`DELETE FROM forget_runs WHERE workspace_id = ${workspace.id} AND filter ->> 'end_user' = ${endUserId}`;
+  await forgetEndUserCapture(db, workspace.id, endUserId);
   await forgetEndUserEvents(db, workspace.id, endUserId, deleted.length);
   return {
     workspace: workspace.slug,

@@ -1,3 +1,4 @@
+import { decisionsAbout } from "../capture/model/decisions";
 import { fragment, type Fragment } from "../db/fragment";
 import type { Db, Queryable } from "../db/types";
 import { notFound } from "../errors";
@@ -97,6 +98,7 @@ export async function factHistory(db: Queryable, factId: string): Promise<FactHi
       db,
       updatedBy.map((r) => r.id),
     ),
+    model_decisions: await decisionsAbout(db, factId),
   };
 }
 

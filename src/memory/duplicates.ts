@@ -153,7 +153,11 @@ export async function mergeFacts(db: Db, request: MergeRequest): Promise<MergeRe
     const superseded = await tx.sql<FactFlags & { id: string; superseded_by: string; end_user_id: string | null }>`
       UPDATE facts SET superseded_by = ${kept.id}, changed_seq = ${seq} WHERE id = ANY(${[...request.merge]}::text[])
       RETURNING id, superseded_by, end_user_id, agent_slug, sensitive, subject_type, origin`;
-    await recordEvents(tx, kept.workspace_id, superseded.map(factSuperseded));
+    await recordEvents(
+      tx,
+      kept.workspace_id,
+      superseded.map((f) => factSuperseded(f)),
+    );
     return { kept: kept.id, superseded: superseded.map((r) => r.id).sort() };
   });
 }

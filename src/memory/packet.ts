@@ -62,7 +62,7 @@ const ENTITY: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">
  * distinguishable from an escaped "<". Edges are trimmed so every line ends in visible text, which
  * also keeps token counts per line additive (see renderPacket).
  */
-function escapeText(text: string): string {
+export function escapeText(text: string): string {
   return singleLine(text).replace(MARKUP, (c) => ENTITY[c] ?? c);
 }
 

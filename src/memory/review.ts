@@ -4,6 +4,7 @@ import type { RestoreRequest, RestoreResult, SupersessionPage, SupersessionQuery
 import { factSuperseded, hiddenFromExternal, recordEvents, type FactFlags } from "../webhooks/outbox";
 import { factsWhere } from "./browse";
 import { nextFactSeq } from "./changes";
+import { markDecisionUndone, modelDecisionsFor } from "../capture/model/decisions";
 
 /** A cursor names the last supersession of a page: the replacing fact's id, then the replaced one's. */
 const cursorOf = (newId: string, oldId: string): string => `${newId} ${oldId}`;
@@ -24,8 +25,16 @@ export async function listSupersessions(db: Queryable, workspaceId: string, q: S
   const page = rows.slice(0, q.limit);
   const facts = new Map((await factsWhere(db, [...new Set(page.flatMap((r) => [r.old_id, r.new_id]))])).map((f) => [f.fact_id, f]));
   const last = page.at(-1);
+  const byModel = await modelDecisionsFor(
+    db,
+    page.map((r) => ({ oldId: r.old_id, newId: r.new_id })),
+  );
   return {
-    supersessions: page.map((r) => ({ replaced: facts.get(r.old_id)!, replaced_by: facts.get(r.new_id)! })),
+    supersessions: page.map((r) => ({
+      replaced: facts.get(r.old_id)!,
+      replaced_by: facts.get(r.new_id)!,
+      by_model: byModel.get(`${r.old_id} ${r.new_id}`) ?? null,
+    })),
     next_cursor: rows.length > q.limit && last !== undefined ? cursorOf(last.new_id, last.old_id) : null,
   };
 }
@@ -63,6 +72,7 @@ export async function restoreFact(db: Db, factId: string, request: RestoreReques
     if (twin) throw new ApiError("already_exists", `live fact "${twin.id}" says the same: restoring "${factId}" would repeat it`, { fact_id: twin.id });
     const seq = await nextFactSeq(tx, old.workspace_id);
     await tx.sql`UPDATE facts SET superseded_by = NULL, changed_seq = ${seq} WHERE id = ${factId}`;
+    await markDecisionUndone(tx, factId, newerId);
     const superseded =
       request.newer === "supersede"
         ? await tx.sql<FactFlags & { id: string; superseded_by: string; end_user_id: string | null }>`
@@ -73,7 +83,7 @@ export async function restoreFact(db: Db, factId: string, request: RestoreReques
     const hidden = hiddenFromExternal(old);
     await recordEvents(tx, old.workspace_id, [
       { type: "fact.restored", data: { ...result }, external: hidden ? null : { ...result }, endUserId: old.end_user_id },
-      ...superseded.map(factSuperseded),
+      ...superseded.map((f) => factSuperseded(f)),
     ]);
     return result;
   });

@@ -90,14 +90,15 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
 
   /** One streamed model call; text deltas go to `emitText` as they arrive. */
   async function streamTurn(request: GenerateRequest, messages: MessageParam[], lastCall: boolean, emitText: (text: string) => void): Promise<Message> {
+    const tools = offeredTools(request.tools).map((t): Tool => ({ name: t.name, description: t.description, input_schema: t.schema as Tool["input_schema"] }));
     const stream = client.messages.stream(
       {
         model: request.model,
         max_tokens: request.maxOutputTokens,
         system: request.system,
         messages: [...messages],
-        tools: offeredTools(request.tools).map((t): Tool => ({ name: t.name, description: t.description, input_schema: t.schema as Tool["input_schema"] })),
-        ...(lastCall ? { tool_choice: { type: "none" as const } } : {}),
+        ...(tools.length > 0 && { tools }),
+        ...(lastCall && tools.length > 0 ? { tool_choice: { type: "none" as const } } : {}),
       },
       { signal: request.signal },
     );

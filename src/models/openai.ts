@@ -123,17 +123,19 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     lastCall: boolean,
     emitText: (text: string) => void,
   ): Promise<StreamedTurn> {
+    const tools = offeredTools(request.tools).map((t) => ({
+      type: "function" as const,
+      function: { name: t.name, description: t.description, parameters: t.schema },
+    }));
     const body: ChatCompletionCreateParamsStreaming = {
       model: request.model,
       messages: [...messages],
       stream: true,
       stream_options: { include_usage: true },
       ...tokenLimit(baseURL, request.maxOutputTokens),
-      tools: offeredTools(request.tools).map((t) => ({
-        type: "function" as const,
-        function: { name: t.name, description: t.description, parameters: t.schema },
-      })),
-      ...(lastCall ? { tool_choice: "none" as const } : {}),
+      // Chat Completions refuses an empty tool list: none is sent when no tool is offered.
+      ...(tools.length > 0 && { tools }),
+      ...(lastCall && tools.length > 0 ? { tool_choice: "none" as const } : {}),
     };
     let streaming = false;
     const turn: StreamedTurn = { text: "", calls: [], usage: undefined };

@@ -62,7 +62,8 @@ const TOOL_SPECS: readonly ToolSpec[] = [
 ];
 
 /** The tools a run offers: `remember` only to an agent that may write memory. */
-export function offeredTools(tools: RunTools): readonly ToolSpec[] {
+export function offeredTools(tools: RunTools | null): readonly ToolSpec[] {
+  if (tools === null) return [];
   return tools.remember ? TOOL_SPECS : TOOL_SPECS.filter((t) => t.name !== REMEMBER_TOOL);
 }
 
@@ -97,8 +98,9 @@ function stringInput(input: unknown, field: string): string | undefined {
  * Runs one call. A bad input, an unknown tool or a failing tool becomes an error result the model
  * reads (so it can correct itself); only an aborted run rejects.
  */
-export async function runTool(call: ToolCall, tools: RunTools, signal: AbortSignal): Promise<ToolOutcome> {
+export async function runTool(call: ToolCall, tools: RunTools | null, signal: AbortSignal): Promise<ToolOutcome> {
   const result = (content: string, isError = false): ToolOutcome => ({ call, content, isError });
+  if (tools === null) return result(`Unknown tool "${call.name}". No tools are available.`, true);
   try {
     if (call.name === SEARCH_MEMORY_TOOL) {
       const query = stringInput(call.input, "query");

@@ -29,7 +29,8 @@ export interface GenerateRequest {
   /** Earlier turns of the conversation, then the new user input last. */
   messages: ChatMessage[];
   maxOutputTokens: number;
-  tools: RunTools;
+  /** null: no tools are offered (the capture model reads and replies, nothing more). */
+  tools: RunTools | null;
   /** The facts the packet was built from, for providers that answer from them directly. */
   facts: readonly { fact_id: string; fact_text: string; kind: string; recorded_time: string }[];
   signal: AbortSignal;

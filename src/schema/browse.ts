@@ -1,3 +1,4 @@
+import { CaptureDecision } from "./capture-model";
 import { Type, type Static } from "@sinclair/typebox";
 import { AgentSlug, ExportedFact, FactKind, Origin, Paging, Text } from "./memory";
 
@@ -34,6 +35,7 @@ export const FactHistory = Type.Object({
   replaced_by: Type.Array(ExportedFact),
   updates: Type.Array(ExportedFact),
   updated_by: Type.Array(ExportedFact),
+  model_decisions: Type.Array(CaptureDecision, { description: "the capture model's decisions about this fact, as the newer or the older one, oldest first" }),
 });
 export type FactHistory = Static<typeof FactHistory>;
 
@@ -44,7 +46,13 @@ export const SupersessionQuery = Type.Object({ ...Paging.properties });
 export type SupersessionQuery = Static<typeof SupersessionQuery>;
 
 /** A supersession: the fact that is no longer live and the fact that replaced it. */
-export const Supersession = Type.Object({ replaced: ExportedFact, replaced_by: ExportedFact });
+export const Supersession = Type.Object({
+  replaced: ExportedFact,
+  replaced_by: ExportedFact,
+  by_model: Type.Union([CaptureDecision, Type.Null()], {
+    description: "the capture model's decision behind it, with its reason; null: the model-free rules (replaced_by.link_reason says which)",
+  }),
+});
 export type Supersession = Static<typeof Supersession>;
 
 export const SupersessionPage = Type.Object({ supersessions: Type.Array(Supersession), next_cursor: Type.Union([Type.String(), Type.Null()]) });

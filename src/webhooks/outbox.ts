@@ -120,9 +120,19 @@ export function factCreated(fact: FactEventSource): OutboxEvent {
   return { type: "fact.created", data, external: hiddenFromExternal(fact) ? null : data, endUserId: fact.end_user_id };
 }
 
-/** `fact.superseded`: the fact that is no longer live and the one that replaced it. */
-export function factSuperseded(fact: FactFlags & { id: string; superseded_by: string; end_user_id: string | null }): OutboxEvent {
-  const data = { fact_id: fact.id, superseded_by: fact.superseded_by };
+/**
+ * `fact.superseded`: the fact that is no longer live and the one that replaced it; when the
+ * capture model decided it, `decided_by: "model"` with the model, its label and its reason.
+ */
+export function factSuperseded(
+  fact: FactFlags & { id: string; superseded_by: string; end_user_id: string | null },
+  byModel?: { model: string; label: string; reason: string },
+): OutboxEvent {
+  const data = {
+    fact_id: fact.id,
+    superseded_by: fact.superseded_by,
+    ...(byModel && { decided_by: "model", model: byModel.model, label: byModel.label, reason: byModel.reason }),
+  };
   return { type: "fact.superseded", data, external: hiddenFromExternal(fact) ? null : data, endUserId: fact.end_user_id };
 }
 

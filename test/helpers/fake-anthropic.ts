@@ -107,6 +107,11 @@ export interface RecordedRequest {
 export interface FakeAnthropicOptions {
   /** Reply when the queue is empty. Default `"Hello from the fake model."` */
   defaultReply?: string;
+  /**
+   * Computes the response to a request when the queue is empty (an oracle or a hostile model that
+   * reads the prompt); undefined falls back to `defaultReply`.
+   */
+  responder?: (body: any) => FakeResponse | undefined;
   /** Delay before each delta of the default reply. Default 0. */
   defaultDelayMs?: number;
 }
@@ -393,7 +398,7 @@ export function createFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnt
     if (typeof body !== "object" || body === null || (body as { stream?: unknown }).stream !== true) {
       return jsonError(400, "invalid_request_error", "fake: only streaming requests (stream: true) are supported");
     }
-    const next = queue.shift() ?? { text: state.defaultReply, delayMs: state.defaultDelayMs };
+    const next = queue.shift() ?? options.responder?.(body) ?? { text: state.defaultReply, delayMs: state.defaultDelayMs };
     return respond(req, body as { model?: unknown }, next);
   });
 

@@ -1,23 +1,23 @@
 import { expect } from "bun:test";
-import { ModelError, type GenerateRequest } from "../../src/models/types";
+import { ModelError, type GenerateRequest, type RunTools } from "../../src/models/types";
 
 /**
  * A provider's request as the runner builds it (a system prompt with memory, a short conversation,
  * both memory tools recording their calls), for the provider tests.
  */
 export interface Harness {
-  request: GenerateRequest;
+  request: GenerateRequest & { tools: RunTools };
   deltas: string[];
   searches: string[];
   remembered: string[];
   controller: AbortController;
 }
 
-export function harness(overrides: Partial<GenerateRequest> = {}, tools: Partial<GenerateRequest["tools"]> = {}): Harness {
+export function harness(overrides: Partial<Omit<GenerateRequest, "tools">> = {}, tools: Partial<RunTools> = {}): Harness {
   const searches: string[] = [];
   const remembered: string[] = [];
   const controller = new AbortController();
-  const request: GenerateRequest = {
+  const request: GenerateRequest & { tools: RunTools } = {
     model: "test-model",
     system: "You are memoryd's assistant.\n<context>\n- The deploy region is eu-west-1.\n</context>",
     messages: [

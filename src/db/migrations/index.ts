@@ -22,6 +22,7 @@ import factRecalls from "./020_fact_recalls.sql" with { type: "text" };
 import forgetRuns from "./021_forget_runs.sql" with { type: "text" };
 import factProvenance from "./022_fact_provenance.sql" with { type: "text" };
 import factUpdates from "./023_fact_updates.sql" with { type: "text" };
+import captureModel from "./024_capture_model.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 21, name: "forget_runs", sql: forgetRuns },
   { version: 22, name: "fact_provenance", sql: factProvenance },
   { version: 23, name: "fact_updates", sql: factUpdates },
+  { version: 24, name: "capture_model", sql: captureModel },
 ];

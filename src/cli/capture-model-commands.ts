@@ -1,0 +1,58 @@
+/**
+ * `memoryd capture-model set|off|status SLUG`: a workspace's capture model from the command line,
+ * the same service functions as the admin API and the settings app.
+ */
+import { captureModelStatus, clearCaptureModel, setCaptureModel } from "../capture/model/settings";
+import { createModelProviders } from "../models/registry";
+import type { CaptureModelStatus } from "../schema/capture-model";
+import { CaptureModelRequest } from "../schema/capture-model";
+import { parseInput } from "../schema/validate";
+import { positional, withDb, type Command } from "./shared";
+
+function describe(status: CaptureModelStatus, slug: string): string {
+  if (!status.enabled) return `${slug}: no capture model (capture is model-free only)`;
+  const { jobs } = status;
+  return [
+    `${slug}: capture model ${status.provider}/${status.model}`,
+    `  tokens today ${status.tokens_today} of ${status.daily_token_budget}${status.budget_spent ? " (spent: new work is refused until 00:00 UTC)" : ""}; calls today ${status.calls_today}`,
+    `  jobs: ${jobs.queued} queued, ${jobs.running} running, ${jobs.done} done, ${jobs.failed} failed, ${jobs.refused} refused`,
+    ...(status.last_error === null ? [] : [`  last error: ${status.last_error}`]),
+  ].join("\n");
+}
+
+const captureModelSet: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const slug = positional(args, 2, "SLUG");
+    const budget = args.flags["daily-tokens"];
+    const request = parseInput(
+      CaptureModelRequest,
+      {
+        provider: args.flags.provider,
+        ...(args.flags.model !== undefined && { model: args.flags.model }),
+        ...(budget !== undefined && { daily_token_budget: /^\d+$/.test(budget) ? Number(budget) : budget }),
+      },
+      "arguments",
+    );
+    const status = await setCaptureModel(db, slug, request, createModelProviders(config));
+    io.out(args.json ? JSON.stringify(status) : describe(status, slug));
+  });
+
+const captureModelOff: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const slug = positional(args, 2, "SLUG");
+    const status = await clearCaptureModel(db, slug, createModelProviders(config));
+    io.out(args.json ? JSON.stringify(status) : describe(status, slug));
+  });
+
+const captureModelShow: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const slug = positional(args, 2, "SLUG");
+    const status = await captureModelStatus(db, slug, createModelProviders(config));
+    io.out(args.json ? JSON.stringify(status) : describe(status, slug));
+  });
+
+export const CAPTURE_MODEL_COMMANDS: Record<string, Command> = {
+  "capture-model set": captureModelSet,
+  "capture-model off": captureModelOff,
+  "capture-model status": captureModelShow,
+};
