@@ -497,6 +497,96 @@ function expiry(at) {
   return h("div", {}, h("span", { class: past ? "pill bad" : "pill" }, `${past ? "expired" : "expires"} ${when(at)}`));
 }
 
+/** A fact's other versions, and what the capture model decided about it (GET /v1/admin/facts/:fact_id). */
+function historyView(history) {
+  const line = (x, label) => h("li", {}, `${label}: ${x.text} (${when(x.recorded_time)})`);
+  return h(
+    "div",
+    {},
+    history.replaced.length + history.replaced_by.length === 0
+      ? h("p", { class: "muted" }, "No other version of this claim.")
+      : h(
+          "ul",
+          {},
+          history.replaced_by.map((x) => line(x, "Replaced by")),
+          history.replaced.map((x) => line(x, "Replaced")),
+        ),
+    history.model_decisions.length === 0
+      ? null
+      : h(
+          "div",
+          {},
+          h("p", { class: "muted" }, "Decided by the capture model:"),
+          h(
+            "ul",
+            {},
+            history.model_decisions.map((d) => {
+              const opened = h("div");
+              return h(
+                "li",
+                {},
+                decisionWhat(d, opened),
+                " ",
+                decisionState(d),
+                h("div", { class: "muted" }, `${d.reason} (by model ${d.model}, ${d.prompt}, ${when(d.created_at)})`),
+                opened,
+              );
+            }),
+          ),
+        ),
+  );
+}
+
+/**
+ * A fact named by its id, as the app opens facts: like the Facts page's History, a click shows the
+ * fact (its text) and its history in `into`.
+ */
+function factLink(factId, into) {
+  return h(
+    "button",
+    {
+      class: "link",
+      type: "button",
+      title: "Show this fact and its history",
+      onclick: action(async () => {
+        const history = await api("GET", `/v1/admin/facts/${encodeURIComponent(factId)}`);
+        into.replaceChildren(
+          h(
+            "div",
+            { class: "opened" },
+            h("p", {}, h("code", {}, factId), ": ", history.fact.text, history.fact.superseded_by ? h("span", { class: "pill bad" }, " superseded") : null),
+            historyView(history),
+          ),
+        );
+      }),
+    },
+    h("code", {}, factId),
+  );
+}
+
+const DECISION_VERBS = { replaces: "replaces", updates: "updates", duplicate: "duplicates" };
+
+/** What a decision of the capture model says, its facts as links that open in `into`. */
+function decisionWhat(d, into) {
+  const fact = (id) => (id === null ? "—" : factLink(id, into));
+  if (d.label === "extracted") {
+    return h(
+      "span",
+      {},
+      d.fact_id === null ? `“${d.proposed_text ?? ""}” (not stored)` : fact(d.fact_id),
+      " extracted from a conversation",
+      d.target_id === null ? null : [", in place of the statement ", fact(d.target_id)],
+    );
+  }
+  return h("span", {}, fact(d.fact_id), ` ${DECISION_VERBS[d.label] ?? d.label} `, fact(d.target_id));
+}
+
+/** What became of a decision: vetoed by a gate, applied, or applied and undone in Review. */
+function decisionState(d) {
+  if (d.vetoed_by !== null) return h("span", { class: "pill bad" }, `vetoed by ${d.vetoed_by}`);
+  return d.undone ? h("span", { class: "pill" }, "undone") : h("span", { class: "pill ok" }, "applied");
+}
+
 async function factsPage(slug, params) {
   const query = new URLSearchParams(params);
   const page = await api("GET", `${path(slug)}/facts?${query}`);
@@ -597,18 +687,7 @@ async function factsPage(slug, params) {
               class: "link",
               type: "button",
               onclick: action(async () => {
-                const history = await api("GET", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}`);
-                const line = (x, label) => h("li", {}, `${label}: ${x.text} (${when(x.recorded_time)})`);
-                detail.replaceChildren(
-                  history.replaced.length + history.replaced_by.length === 0
-                    ? h("p", { class: "muted" }, "No other version of this claim.")
-                    : h(
-                        "ul",
-                        {},
-                        history.replaced_by.map((x) => line(x, "Replaced by")),
-                        history.replaced.map((x) => line(x, "Replaced")),
-                      ),
-                );
+                detail.replaceChildren(historyView(await api("GET", `/v1/admin/facts/${encodeURIComponent(f.fact_id)}`)));
               }),
             },
             "History",

@@ -63,6 +63,15 @@ describe("openai provider: streaming", () => {
     expect(sent.headers.authorization).toBe(`Bearer ${API_KEY}`);
   });
 
+  test("a request with no tools (the capture model's) sends neither tools nor tool_choice: Chat Completions refuses an empty list", async () => {
+    fake.enqueue({ text: '{"decisions":[]}' });
+    const h = harness();
+    const result = await provider().generate({ ...h.request, tools: null }, () => {});
+    expect(result.text).toBe('{"decisions":[]}');
+    expect(fake.requests[0]!.body.tools).toBeUndefined();
+    expect(fake.requests[0]!.body.tool_choice).toBeUndefined();
+  });
+
   test("OpenAI's own API gets max_completion_tokens (its reasoning models refuse max_tokens)", () => {
     expect(tokenLimit("https://api.openai.com/v1", 500)).toEqual({ max_completion_tokens: 500 });
     expect(tokenLimit("http://127.0.0.1:11434/v1", 500)).toEqual({ max_tokens: 500 });

@@ -62,7 +62,7 @@ const sameScope = (a: LiveFact, b: LiveFact): boolean => a.workspace_id === b.wo
 
 /**
  * The candidates of a new fact: what a search for its text finds in its scope, then facts of its
- * claim's subject, at most MAX_CANDIDATES, never itself, another new fact of the batch
+ * claim's subject, at most MAX_CANDIDATES: never itself, a fact of its batch taught after it
  * (`exclude`), a sensitive fact or a fact of another scope.
  */
 export async function candidatesOf(db: Db, index: FactIndexes, fact: LiveFact, exclude: ReadonlySet<string>): Promise<LiveFact[]> {

@@ -60,14 +60,20 @@ export async function judgeFacts(
 ): Promise<JudgeOutcome> {
   const outcome: JudgeOutcome = { replies: [], dropped: 0, applied: [], vetoed: [] };
   const facts = (await liveFactsByIds(deps.db, workspaceId, factIds)).filter((f) => !f.sensitive);
-  const newIds = new Set(facts.map((f) => f.id));
+  // A new fact is a candidate of the batch's later ones (taught a moment apart, judged in one round), never of earlier ones.
+  const laterOrSame = (f: LiveFact): Set<string> =>
+    new Set(
+      facts
+        .filter((o) => o.recorded_at.getTime() > f.recorded_at.getTime() || (o.recorded_at.getTime() === f.recorded_at.getTime() && o.id >= f.id))
+        .map((o) => o.id),
+    );
   const byScope = new Map<string, LiveFact[]>();
   for (const f of facts) byScope.set(scopeKey(f), [...(byScope.get(scopeKey(f)) ?? []), f]);
   for (const scoped of byScope.values()) {
     for (let at = 0; at < scoped.length; at += JUDGE_BATCH) {
       const shown: Shown[] = [];
       for (const fact of scoped.slice(at, at + JUDGE_BATCH)) {
-        const candidates = await candidatesOf(deps.db, deps.index, fact, newIds);
+        const candidates = await candidatesOf(deps.db, deps.index, fact, laterOrSame(fact));
         if (candidates.length > 0) shown.push({ fact, candidates });
       }
       if (shown.length === 0) continue;
