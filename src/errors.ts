@@ -35,6 +35,7 @@ export type ErrorCode =
   | "agent_mismatch"
   | "agent_in_use"
   | "not_superseded"
+  | "decision_not_applied"
   | "forget_count_changed"
   | "shutting_down"
   | "database_unavailable"
@@ -61,6 +62,7 @@ export const ERROR_STATUS = {
   already_exists: 409,
   agent_in_use: 409,
   not_superseded: 409,
+  decision_not_applied: 409,
   forget_count_changed: 409,
   backup_unsupported: 409,
   payload_too_large: 413,

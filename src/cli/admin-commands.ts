@@ -113,7 +113,7 @@ const factsExplain: Command = (args, config, io) =>
           ? `${d.fact_id} duplicates ${d.target_id}`
           : `${d.fact_id ?? JSON.stringify(d.proposed_text)} ${d.label} ${d.target_id ?? ""}`.trim();
       const state = d.vetoed_by !== null ? `vetoed by ${d.vetoed_by}` : d.undone ? "applied, undone in review" : "applied";
-      io.out(`  ${what}  (${state}; by model ${d.model}, ${d.prompt}, batch ${d.batch_id}): ${d.reason}`);
+      io.out(`  ${d.decision_id}  ${what}  (${state}; by model ${d.model}, ${d.prompt}, batch ${d.batch_id}): ${d.reason}`);
     }
   });
 

@@ -1,8 +1,9 @@
 /**
- * `memoryd capture-model set|off|status SLUG`: a workspace's capture model from the command line,
- * the same service functions as the admin API and the settings app.
+ * `memoryd capture-model set|off|status SLUG` and `undo DECISION_ID`: a workspace's capture model
+ * from the command line, the same service functions as the admin API and the settings app.
  */
 import { captureModelStatus, clearCaptureModel, setCaptureModel } from "../capture/model/settings";
+import { undoDecision } from "../capture/model/undo";
 import { createModelProviders } from "../models/registry";
 import type { CaptureModelStatus } from "../schema/capture-model";
 import { CaptureModelRequest } from "../schema/capture-model";
@@ -51,8 +52,15 @@ const captureModelShow: Command = (args, config, io) =>
     io.out(args.json ? JSON.stringify(status) : describe(status, slug));
   });
 
+const captureModelUndo: Command = (args, config, io) =>
+  withDb(config, async (db) => {
+    const result = await undoDecision(db, positional(args, 2, "DECISION_ID"));
+    io.out(args.json ? JSON.stringify(result) : result.restored !== null ? `undone: ${result.restored} is live again` : "undone: the updates link is gone");
+  });
+
 export const CAPTURE_MODEL_COMMANDS: Record<string, Command> = {
   "capture-model set": captureModelSet,
   "capture-model off": captureModelOff,
   "capture-model status": captureModelShow,
+  "capture-model undo": captureModelUndo,
 };

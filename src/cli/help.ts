@@ -132,13 +132,15 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
       "exit 2 when MEMORYD_EMBEDDINGS_URL is unset, 1 when the endpoint keeps failing.",
   },
   {
-    commands: ["capture-model set", "capture-model off", "capture-model status"],
+    commands: ["capture-model set", "capture-model off", "capture-model status", "capture-model undo"],
     usage:
       "memoryd capture-model set SLUG --provider anthropic|openai [--model NAME] [--daily-tokens N] [--json]\n" +
-      "memoryd capture-model off|status SLUG [--json]",
+      "memoryd capture-model off|status SLUG [--json]\n" +
+      "memoryd capture-model undo DECISION_ID [--json]",
     summary:
       "Turns a workspace's capture model on (facts taught are then judged, and conversations extracted, by it in the background), " +
-      "off, or shows its tokens today and its queue. The provider must be configured as for answers (ANTHROPIC_API_KEY, OPENAI_BASE_URL).",
+      "off, or shows its tokens today and its queue; undo reverts one of its decisions (ids in facts explain). " +
+      "The provider must be configured as for answers (ANTHROPIC_API_KEY, OPENAI_BASE_URL).",
   },
   {
     commands: ["end-users export"],

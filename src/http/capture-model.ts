@@ -5,7 +5,15 @@ import { captureModelStatus, clearCaptureModel, setCaptureModel } from "../captu
 import type { Db } from "../db/types";
 import type { ModelProviders } from "../models/registry";
 import { SlugParams } from "../schema/admin";
-import { CaptureDecisionList, CaptureDecisionQuery, CaptureModelRequest, CaptureModelStatus } from "../schema/capture-model";
+import {
+  CaptureDecisionList,
+  CaptureDecisionQuery,
+  CaptureModelRequest,
+  CaptureModelStatus,
+  DecisionParams,
+  UndoDecisionResult,
+} from "../schema/capture-model";
+import { undoDecision } from "../capture/model/undo";
 import { input } from "../schema/validate";
 import type { RequestPipeline } from "./pipeline";
 
@@ -46,5 +54,11 @@ export function captureModelRoutes(deps: { db: Db; engine: { models: ModelProvid
         returns: { data: CaptureDecisionList },
         detail: { summary: "The capture model's decisions, applied and vetoed, newest first" },
       },
-    );
+    )
+    .post("/v1/admin/capture-decisions/:decision_id/undo", ({ params }) => undoDecision(db, params.decision_id), {
+      admin: true,
+      params: input(DecisionParams, "path"),
+      returns: { data: UndoDecisionResult },
+      detail: { summary: "Undo one of the capture model's decisions: the fact it hid live again, or its updates link gone" },
+    });
 }

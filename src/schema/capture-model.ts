@@ -95,3 +95,14 @@ export const ExtractReply = Type.Object({
   facts: Type.Array(Type.Object({ text: Type.String({ minLength: 1, maxLength: 2_000 }) }), { maxItems: 100 }),
 });
 export type ExtractReply = Static<typeof ExtractReply>;
+
+export const DecisionParams = Type.Object({ decision_id: Text({ minLength: 1, maxLength: 200, description: "a capture decision id" }) });
+
+/** POST /v1/admin/capture-decisions/:decision_id/undo */
+export const UndoDecisionResult = Type.Object({
+  decision_id: Type.String(),
+  label: DecisionLabel,
+  restored: Type.Union([Type.String(), Type.Null()], { description: "the fact live again (replaces, duplicate, extracted)" }),
+  unlinked: Type.Boolean({ description: "updates: the link from the newer fact is gone" }),
+});
+export type UndoDecisionResult = Static<typeof UndoDecisionResult>;

@@ -34,7 +34,7 @@ export async function captureHarness(
   const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024);
   const provider = createAnthropicProvider({ apiKey: "sk-capture-test", baseURL: fake.url, maxRetries: 0, timeoutMs: 5_000 });
   const engine = new AnswerEngine({ db, index, config, log, providers: { anthropic: provider } });
-  const app = testApp(db, {}, engine);
+  const app = testApp(db, { outboundAllowPrivate: true }, engine);
   const worker = new CaptureWorker({ db, index, models: engine.models, log }, { timeoutMs: 5_000, maxBackoffMs: 0, ...options.worker }, options.events);
   const key = await makeKey(db);
   if (options.enable !== false) {

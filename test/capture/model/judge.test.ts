@@ -34,6 +34,11 @@ describeEachDb("capture model: judged changes", (get) => {
     (await get().db.sql<{ id: string }>`SELECT id FROM facts WHERE text = ${text} ORDER BY id DESC LIMIT 1`)[0]!.id;
 
   test("a replacement the rules do not read is applied by the model, listed by model with its reason, and undone", async () => {
+    const hook = await call(h.app, "POST", `/v1/admin/workspaces/${h.key.workspace}/webhooks`, {
+      key: TEST_ADMIN_TOKEN,
+      body: { url: "http://127.0.0.1:9/memoryd", events: ["fact.superseded"] },
+    });
+    expect(hook.status).toBe(201);
     await h.teach(["The weekly sync happens on Mondays."]);
     await h.drain();
     const taught = await h.teach(["The weekly sync is on Thursdays now."]);
@@ -59,6 +64,15 @@ describeEachDb("capture model: judged changes", (get) => {
     });
 
     const oldId = await idOf("The weekly sync happens on Mondays.");
+    const [event] = await get().db.sql<{ payload: string }>`SELECT payload FROM webhook_events WHERE endpoint_id = ${hook.json.data.webhook_id}`;
+    expect(JSON.parse(event!.payload).data).toEqual({
+      fact_id: oldId,
+      superseded_by: await idOf("The weekly sync is on Thursdays now."),
+      decided_by: "model",
+      model: "anthropic/claude-capture",
+      label: "replaces",
+      reason: "oracle: replaces",
+    });
     const explained = await call(h.app, "GET", `/v1/admin/facts/${oldId}`, { key: TEST_ADMIN_TOKEN });
     expect(explained.json.data.model_decisions).toHaveLength(1);
 
@@ -94,6 +108,29 @@ describeEachDb("capture model: judged changes", (get) => {
     expect(row!.updates).toEqual([await idOf("Priya works from the Berlin office.")]);
     expect(row!.link_reason).toContain("by model anthropic/claude-capture: oracle: updates");
     expect(await search("staging Frankfurt")).toEqual(["Staging runs in the Frankfurt region."]);
+  });
+
+  test("any applied decision is undone from its record: an updates link removed, a replacement reverted; a vetoed one is refused", async () => {
+    const list = async (vetoed: boolean) =>
+      (await call(h.app, "GET", `/v1/admin/workspaces/${h.key.workspace}/capture-decisions?vetoed=${vetoed}`, { key: TEST_ADMIN_TOKEN })).json.data.decisions;
+    const updates = (await list(false)).find((d: any) => d.label === "updates");
+    const undo = (id: string) => call(h.app, "POST", `/v1/admin/capture-decisions/${id}/undo`, { key: TEST_ADMIN_TOKEN });
+    const unlinked = await undo(updates.decision_id);
+    expect(unlinked.json.data).toEqual({ decision_id: updates.decision_id, label: "updates", restored: null, unlinked: true });
+    const [row] = await get().db.sql<{ updates: string[] }>`SELECT updates FROM facts WHERE id = ${updates.fact_id}`;
+    expect(row!.updates).toEqual([]);
+    expect((await undo(updates.decision_id)).json.error.code).toBe("decision_not_applied");
+
+    const duplicate = (await list(false)).find((d: any) => d.label === "duplicate");
+    const restored = await undo(duplicate.decision_id);
+    expect(restored.json.data.restored).toBe(duplicate.fact_id);
+    expect(await search("staging Frankfurt")).toHaveLength(2);
+
+    const vetoed = (await list(true))[0];
+    const refused = await undo(vetoed.decision_id);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.message).toContain("was vetoed");
+    expect((await undo("cdec_nope")).status).toBe(404);
   });
 
   test("the capture model's status: tokens used today, the queue, and metrics-free labels", async () => {
