@@ -26,8 +26,6 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, timeo
 }
 
 test("a judged change survives kill -9 mid-call: the restarted binary takes the job over and applies it once; facts explain shows it", async () => {
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
   let calls = 0;
   const oracle = oracleResponder((newer, older) =>
     newer === "The quarterly planning is run by Oskar now." && older === "Mira runs the quarterly planning." ? "replaces" : undefined,
@@ -51,7 +49,6 @@ test("a judged change survives kill -9 mid-call: the restarted binary takes the 
     await until("the model call", async () => (fake.requests.length > 0 ? true : undefined));
     first.proc.kill("SIGKILL");
     await first.exited(10_000);
-    release();
 
     const second = await startServer({ dataDir, env });
     const superseded = await until("the model's decision", async () => {
@@ -73,7 +70,6 @@ test("a judged change survives kill -9 mid-call: the restarted binary takes the 
     expect(status).toMatchObject({ enabled: true, provider: "anthropic", model: "claude-e2e" });
     expect(status.jobs.queued + status.jobs.running).toBe(0);
   } finally {
-    release();
     await fake.stop();
   }
 }, 120_000);
