@@ -38,6 +38,18 @@ export interface ServiceStatus {
   embeddings: EmbeddingsStatus | null;
   /** Only the serving process has indexes: null from the CLI. */
   index: { workspaces: number; facts: number; bytes: number; budget_bytes: number } | null;
+  /** Workspaces with a capture model and its queue; null before its migration. */
+  capture_model: CaptureModelSummary | null;
+}
+
+export interface CaptureModelSummary {
+  workspaces: number;
+  queued: number;
+  running: number;
+  /** Jobs that gave up in the last 24 hours (the provider kept failing, or the model was turned off). */
+  failed_last_day: number;
+  /** Jobs the token budget refused in the last 24 hours. */
+  refused_last_day: number;
 }
 
 /**
@@ -76,6 +88,7 @@ export async function serviceStatus(db: Db, index: IndexStats | null, embeddings
       live_facts: 0,
       embeddings: embeddings === null ? null : embeddingsStatus(embeddings, { live_facts: 0, with_vectors: 0, refused: 0, other_models: 0 }),
       index: indexStatus,
+      capture_model: null,
     };
   }
   // One pass over the answers that are not final: the queue is small, history is not read.
@@ -111,7 +124,21 @@ export async function serviceStatus(db: Db, index: IndexStats | null, embeddings
     live_facts: liveFacts,
     embeddings: embeddingsPart,
     index: indexStatus,
+    capture_model: done.has(CAPTURE_MODEL_MIGRATION) ? await captureModelSummary(db) : null,
   };
+}
+
+const CAPTURE_MODEL_MIGRATION = 24;
+
+async function captureModelSummary(db: Db): Promise<CaptureModelSummary> {
+  const [row] = await db.sql<CaptureModelSummary>`
+    SELECT (SELECT count(*) FROM workspaces WHERE capture_provider IS NOT NULL)::int AS workspaces,
+           count(*) FILTER (WHERE state = 'queued')::int AS queued,
+           count(*) FILTER (WHERE state = 'running')::int AS running,
+           count(*) FILTER (WHERE state = 'failed' AND finished_at > now() - interval '1 day')::int AS failed_last_day,
+           count(*) FILTER (WHERE state = 'refused' AND finished_at > now() - interval '1 day')::int AS refused_last_day
+      FROM capture_jobs WHERE state IN ('queued', 'running', 'failed', 'refused')`;
+  return row ?? { workspaces: 0, queued: 0, running: 0, failed_last_day: 0, refused_last_day: 0 };
 }
 
 function embeddingsStatus(

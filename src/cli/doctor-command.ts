@@ -68,6 +68,14 @@ function describeEmbeddings(e: EmbeddingsStatus | null | undefined): string {
   );
 }
 
+function describeCaptureModel(c: ServiceStatus["capture_model"] | undefined): string {
+  if (c === undefined || c === null) return "capture model: not reported (a server of an older version, or a database not migrated)";
+  if (c.workspaces === 0 && c.queued + c.running === 0) return "capture model: no workspace has one (capture is model-free)";
+  const trouble =
+    c.failed_last_day + c.refused_last_day > 0 ? `; in the last day ${count(c.failed_last_day)} gave up, ${count(c.refused_last_day)} refused by a budget` : "";
+  return `capture model: ${count(c.workspaces)} workspaces; ${count(c.queued)} jobs queued, ${count(c.running)} running${trouble}`;
+}
+
 function describe(report: DoctorReport, config: Config): string[] {
   const lines: string[] = [];
   const holder = report.data_dir_lock?.held_by;
@@ -95,6 +103,7 @@ function describe(report: DoctorReport, config: Config): string[] {
   );
   lines.push(`workspaces: ${status.workspaces}; live facts: ${status.live_facts}`);
   lines.push(describeEmbeddings(status.embeddings));
+  lines.push(describeCaptureModel(status.capture_model));
   lines.push(
     status.index === null
       ? `search indexes: built by each serving process (budget ${config.indexMemoryMb} MB); ask a server with --url for what it holds`

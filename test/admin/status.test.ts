@@ -31,6 +31,18 @@ describeEachDb("GET /v1/admin/status", (get) => {
     expect(status.index.workspaces).toBeGreaterThanOrEqual(1);
     expect(status.index.bytes).toBeGreaterThan(0);
     expect(status.index.budget_bytes).toBeGreaterThan(status.index.bytes);
+    expect(status.capture_model).toMatchObject({ workspaces: expect.any(Number), queued: expect.any(Number), failed_last_day: expect.any(Number) });
+  });
+
+  test("the capture model's part counts workspaces with one and their jobs", async () => {
+    const app = testApp(get().db);
+    const key = await makeKey(get().db);
+    const before = (await call(app, "GET", "/v1/admin/status", { key: TEST_ADMIN_TOKEN })).json.data.capture_model;
+    await get().db.sql`UPDATE workspaces SET capture_provider = 'anthropic' WHERE slug = ${key.workspace}`;
+    await call(app, "POST", "/v1/memory/facts", { key: key.secret, body: { facts: [{ text: "Status probe for the capture queue." }] } });
+    const after = (await call(app, "GET", "/v1/admin/status", { key: TEST_ADMIN_TOKEN })).json.data.capture_model;
+    expect(after.workspaces).toBe(before.workspaces + 1);
+    expect(after.queued).toBe(before.queued + 1);
   });
 });
 
