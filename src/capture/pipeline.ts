@@ -11,7 +11,7 @@ import {
   insertFacts,
   liveClaims,
   liveStatementsMentioning,
-  lockWorkspaceFacts,
+  lockForCapture,
   markSuperseded,
   reviveExpired,
   teamMemberNames,
@@ -119,9 +119,9 @@ export async function storeCaptured(db: Db, workspaceId: string, analysed: reado
   const updateSides = analysed.map((a) => (a.analysis.mayReplace && isPlainStatement(a.item.text) ? updateSideOf(a.item.text) : null));
   const recentByScope = await recentStatements(db, workspaceId, analysed, updateSides, new Date());
   return db.transaction(async (tx) => {
-    await lockWorkspaceFacts(tx, workspaceId);
+    const { captureModel } = await lockForCapture(tx, workspaceId);
     const result = await storeAnalysed(tx, workspaceId, analysed, updateSides, recentByScope);
-    await enqueueCaptureJobs(tx, workspaceId, followUpJobs(options.followUp === undefined ? { kind: "judge" } : options.followUp, result, analysed));
+    if (captureModel) await enqueueCaptureJobs(tx, workspaceId, followUpJobs(options.followUp === undefined ? { kind: "judge" } : options.followUp, result, analysed));
     await options.inTransaction?.(tx, result);
     return result;
   });

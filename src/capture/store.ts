@@ -69,6 +69,17 @@ export async function lockWorkspaceFacts(tx: Queryable, workspaceId: string): Pr
   await tx.sql`SELECT pg_advisory_xact_lock(hashtext(${`capture:${workspaceId}`}))`;
 }
 
+/**
+ * The capture lock, and in the same round trip whether the workspace has a capture model: a call
+ * queues work for it only then, so a workspace without one pays no statement for the feature.
+ */
+export async function lockForCapture(tx: Queryable, workspaceId: string): Promise<{ captureModel: boolean }> {
+  const [row] = await tx.sql<{ model: boolean | null }>`
+    SELECT (SELECT capture_provider IS NOT NULL FROM workspaces WHERE id = ${workspaceId}) AS model
+      FROM (SELECT pg_advisory_xact_lock(hashtext(${`capture:${workspaceId}`}))) AS locked`;
+  return { captureModel: row?.model === true };
+}
+
 export async function teamMemberNames(db: Queryable, workspaceId: string): Promise<string[]> {
   const rows = await db.sql<{ name: string }>`SELECT name FROM team_members WHERE workspace_id = ${workspaceId}`;
   return rows.map((r) => r.name);

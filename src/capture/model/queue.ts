@@ -36,9 +36,9 @@ export interface CaptureJob {
 }
 
 /**
- * Queues the jobs when the workspace has a capture model, in the caller's transaction. Trade-off:
- * one statement per teach even without a model (an indexed lookup of the workspace row), so that
- * turning the model on takes effect on every instance at once, with no cache to go stale.
+ * Queues the jobs when the workspace has a capture model, in the caller's transaction. The setting
+ * is read in the statement (and by the pipeline with its capture lock), never cached, so turning
+ * the model on or off takes effect on every instance at once.
  */
 export async function enqueueCaptureJobs(tx: Queryable, workspaceId: string, jobs: readonly NewJob[]): Promise<void> {
   const wanted = jobs.filter((j) => j.factIds.length > 0 || (j.kind === "extract" && (j.messages?.length ?? 0) > 0));
