@@ -121,7 +121,8 @@ export async function storeCaptured(db: Db, workspaceId: string, analysed: reado
   return db.transaction(async (tx) => {
     const { captureModel } = await lockForCapture(tx, workspaceId);
     const result = await storeAnalysed(tx, workspaceId, analysed, updateSides, recentByScope);
-    if (captureModel) await enqueueCaptureJobs(tx, workspaceId, followUpJobs(options.followUp === undefined ? { kind: "judge" } : options.followUp, result, analysed));
+    if (captureModel)
+      await enqueueCaptureJobs(tx, workspaceId, followUpJobs(options.followUp === undefined ? { kind: "judge" } : options.followUp, result, analysed));
     await options.inTransaction?.(tx, result);
     return result;
   });

@@ -56,7 +56,7 @@ export async function judgeFacts(
   workspaceId: string,
   factIds: readonly string[],
   timeoutMs: number,
-  batchId: () => string,
+  batch: { id: () => string; beforeCall: () => Promise<void> },
 ): Promise<JudgeOutcome> {
   const outcome: JudgeOutcome = { replies: [], dropped: 0, applied: [], vetoed: [] };
   const facts = (await liveFactsByIds(deps.db, workspaceId, factIds)).filter((f) => !f.sensitive);
@@ -77,6 +77,7 @@ export async function judgeFacts(
         if (candidates.length > 0) shown.push({ fact, candidates });
       }
       if (shown.length === 0) continue;
+      await batch.beforeCall();
       const reply = await askModel(
         model,
         JUDGE_PROMPT,
@@ -93,8 +94,8 @@ export async function judgeFacts(
       if (parsed === null) continue;
       const { proposals, dropped } = proposalsOf(parsed, shown);
       outcome.dropped += dropped;
-      const batch: Batch = { id: batchId(), model: model.name, prompt: JUDGE_PROMPT.version };
-      const applied = await applyProposals(deps.db, workspaceId, batch, proposals);
+      const recorded: Batch = { id: batch.id(), model: model.name, prompt: JUDGE_PROMPT.version };
+      const applied = await applyProposals(deps.db, workspaceId, recorded, proposals);
       outcome.applied.push(...applied.filter((d) => d.vetoedBy === null));
       outcome.vetoed.push(...applied.filter((d) => d.vetoedBy !== null));
     }

@@ -73,6 +73,17 @@ export async function claimCaptureJobs(db: Queryable, owner: string, limit: numb
     RETURNING j.id, j.workspace_id, j.kind, j.fact_ids, j.messages, j.end_user_id, j.end_user_name, j.agent_slug, j.observed_at, j.attempts, j.created_at`;
 }
 
+/**
+ * Extends the leases this owner holds before a model call: a round of long calls must not let
+ * another instance take its jobs over while it still works on them.
+ */
+export async function extendLeases(db: Queryable, ids: readonly string[], owner: string, leaseSeconds: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db.sql`
+    UPDATE capture_jobs SET lease_until = now() + make_interval(secs => ${leaseSeconds})
+     WHERE id = ANY(${[...ids]}::text[]) AND lease_owner = ${owner} AND state = 'running'`;
+}
+
 /** Ends jobs: `done`, `failed` (given up) or `refused` (the budget was spent), with the error if any. */
 export async function finishCaptureJobs(
   db: Queryable,

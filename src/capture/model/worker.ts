@@ -14,9 +14,7 @@ import type { ModelProviders } from "../../models/registry";
 import { ModelError } from "../../models/types";
 import type { CaptureModel, ModelReply } from "./call";
 import type { NewDecision } from "./decisions";
-import { extractFacts } from "./extract";
-import { judgeFacts } from "./judge";
-import { claimCaptureJobs, finishCaptureJobs, releaseAllLeases, retryCaptureJobs, type CaptureJob } from "./queue";
+import { claimCaptureJobs, extendLeases, finishCaptureJobs, releaseAllLeases, retryCaptureJobs, type CaptureJob } from "./queue";
 import { captureSettingOf, recordRefusals, recordUsage, usageToday } from "./settings";
 
 export interface CaptureWorkerOptions {
@@ -118,11 +116,15 @@ export class CaptureWorker {
     } catch (error) {
       return this.failed(jobs, error);
     }
+    // The capture rules (which the gates read with) load with the first job, not when the server starts.
+    const [{ extractFacts }, { judgeFacts }] = await Promise.all([import("./extract"), import("./judge")]);
     const extract = jobs.filter((j) => j.kind === "extract");
     const judge = jobs.filter((j) => j.kind === "judge");
+    const renew = (): Promise<void> => extendLeases(db, ids, this.owner, this.options.leaseSeconds);
     for (const job of extract) {
       if (await this.overBudget(workspaceId, setting.dailyTokens, [job])) continue;
       try {
+        await renew();
         const outcome = await extractFacts(db, model, job, this.options.timeoutMs, sortableId("batch"));
         await this.spent(workspaceId, outcome.reply);
         this.events.call("extract", outcome.unparsed ? "unparsed" : "ok", outcome.reply);
@@ -144,7 +146,7 @@ export class CaptureWorker {
         workspaceId,
         judge.flatMap((j) => j.fact_ids),
         this.options.timeoutMs,
-        () => sortableId("batch"),
+        { id: () => sortableId("batch"), beforeCall: renew },
       );
       for (const { reply, parsed } of outcome.replies) {
         await this.spent(workspaceId, reply);
