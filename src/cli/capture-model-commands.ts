@@ -15,7 +15,8 @@ function describe(status: CaptureModelStatus, slug: string): string {
   const { jobs } = status;
   return [
     `${slug}: capture model ${status.provider}/${status.model}`,
-    `  tokens today ${status.tokens_today} of ${status.daily_token_budget}${status.budget_spent ? " (spent: new work is refused until 00:00 UTC)" : ""}; calls today ${status.calls_today}`,
+    `  tokens today ${status.tokens_today} of ${status.daily_token_budget}${status.budget_spent ? " (spent: new work is refused until 00:00 UTC)" : ""}` +
+      `; calls today ${status.calls_today}`,
     `  jobs: ${jobs.queued} queued, ${jobs.running} running, ${jobs.done} done, ${jobs.failed} failed, ${jobs.refused} refused`,
     ...(status.last_error === null ? [] : [`  last error: ${status.last_error}`]),
   ].join("\n");

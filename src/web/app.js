@@ -260,7 +260,110 @@ async function overviewPage(slug) {
       card(ws.answers, "answers"),
     ),
     credits,
+    ...(await captureModelSection(slug)),
   );
+}
+
+/**
+ * The workspace's capture model (opt-in): its status (model, today's tokens of the budget, the
+ * queue, the last failure), the form that turns it on or changes it, and the button that turns it off.
+ */
+async function captureModelSection(slug) {
+  const status = await api("GET", `${path(slug)}/capture-model`);
+  const count = (n) => Number(n).toLocaleString();
+  const jobs = ["queued", "running", "done", "failed", "refused"].map((state) =>
+    h("span", { class: `pill${state === "failed" && status.jobs[state] > 0 ? " bad" : ""}` }, `${count(status.jobs[state])} ${state}`),
+  );
+  const summary = h(
+    "div",
+    { class: "panel", "data-capture-status": status.enabled ? "on" : "off" },
+    status.enabled
+      ? h("p", {}, h("span", { class: "pill ok" }, "on"), " ", h("strong", {}, `${status.provider}/${status.model}`))
+      : h("p", {}, h("span", { class: "pill" }, "off"), " Capture is model-free only: the rules alone decide."),
+    h(
+      "p",
+      {},
+      `${count(status.tokens_today)} of ${count(status.daily_token_budget)} tokens today`,
+      h("span", { class: "muted" }, ` (${count(status.calls_today)} calls since 00:00 UTC)`),
+    ),
+    status.budget_spent ? h("p", { class: "notice" }, "Budget spent: new work is refused until 00:00 UTC.") : null,
+    h("p", {}, h("span", { class: "muted" }, "Jobs: "), jobs),
+    status.last_error ? h("p", { class: "error" }, `Last error: ${status.last_error}`) : null,
+  );
+  const model = h("input", { name: "model", maxlength: 200, value: status.enabled ? (status.model ?? "") : "", placeholder: "server default" });
+  const form = formAction(
+    h(
+      "form",
+      { class: "panel inline", "aria-label": "Capture model settings" },
+      h(
+        "label",
+        {},
+        "Provider",
+        h(
+          "select",
+          {
+            name: "provider",
+            onchange: () => {
+              model.value = "";
+            },
+          },
+          ["anthropic", "openai"].map((p) => h("option", { value: p, selected: p === status.provider }, p)),
+        ),
+      ),
+      h("label", {}, "Model (empty: server default)", model),
+      h(
+        "label",
+        {},
+        "Daily token budget",
+        h("input", { name: "daily_token_budget", type: "number", min: 0, max: 1_000_000_000, step: 1, value: status.daily_token_budget }),
+      ),
+      h(
+        "div",
+        { class: "actions" },
+        h("button", { type: "submit" }, status.enabled ? "Save" : "Turn on"),
+        status.enabled
+          ? h(
+              "button",
+              {
+                class: "danger",
+                type: "button",
+                onclick: action(async () => {
+                  if (!confirm("Turn the capture model off? Jobs still waiting end as failed; facts stay as the rules left them.")) return;
+                  await api("DELETE", `${path(slug)}/capture-model`);
+                  toast("Capture model off.");
+                  await overviewPage(slug);
+                }),
+              },
+              "Turn off",
+            )
+          : null,
+      ),
+    ),
+    async (data) => {
+      const name = String(data.get("model") ?? "").trim();
+      const budget = String(data.get("daily_token_budget") ?? "");
+      await api("PUT", `${path(slug)}/capture-model`, {
+        provider: data.get("provider"),
+        ...(name ? { model: name } : {}),
+        ...(budget ? { daily_token_budget: Number(budget) } : {}),
+      });
+      toast(status.enabled ? "Capture model saved." : "Capture model on.");
+      await overviewPage(slug);
+    },
+  );
+  return [
+    h("h2", {}, "Capture model"),
+    h(
+      "p",
+      { class: "muted" },
+      "An LLM that judges whether a newly taught fact replaces, updates or duplicates older ones, and extracts facts from conversations. ",
+      "Review lists ",
+      h("a", { href: `#/w/${slug}/review` }, "its decisions"),
+      ".",
+    ),
+    summary,
+    form,
+  ];
 }
 
 function keyState(k) {
@@ -554,7 +657,14 @@ function factLink(factId, into) {
           h(
             "div",
             { class: "opened" },
-            h("p", {}, h("code", {}, factId), ": ", history.fact.text, history.fact.superseded_by ? h("span", { class: "pill bad" }, " superseded") : null),
+            h(
+              "p",
+              {},
+              h("code", {}, factId),
+              ": ",
+              history.fact.text,
+              history.fact.superseded_by ? [" ", h("span", { class: "pill bad" }, "superseded")] : null,
+            ),
             historyView(history),
           ),
         );
@@ -813,6 +923,12 @@ async function endUsersPage(slug) {
   show("End users", table(["End user", "Live facts", "Answers", ""], rows, "No end users yet: they appear when facts or answers name one."));
 }
 
+/** Who decided a supersession: the capture model (with its reason), else the rules' reason if they gave one. */
+function decidedBy(s) {
+  if (s.by_model) return h("div", { class: "muted", "data-decided": "model" }, `by model ${s.by_model.model}: ${s.by_model.reason}`);
+  return s.replaced_by.link_reason ? h("div", { class: "muted", "data-decided": "rules" }, `by the rules: ${s.replaced_by.link_reason}`) : null;
+}
+
 /** Recent supersessions, each with undo: the replaced fact live again, the newer one kept or replaced as the operator chooses. */
 async function reviewPage(slug) {
   const { supersessions } = await api("GET", `${path(slug)}/supersessions?limit=100`);
@@ -835,13 +951,7 @@ async function reviewPage(slug) {
       "tr",
       {},
       h("td", {}, s.replaced.text, h("div", { class: "muted" }, when(s.replaced.recorded_time))),
-      h(
-        "td",
-        {},
-        s.replaced_by.text,
-        h("div", { class: "muted" }, when(s.replaced_by.recorded_time)),
-        s.replaced_by.link_reason ? h("div", { class: "muted" }, `why: ${s.replaced_by.link_reason}`) : null,
-      ),
+      h("td", {}, s.replaced_by.text, h("div", { class: "muted" }, when(s.replaced_by.recorded_time)), decidedBy(s)),
       // The claim's subject ("harbor foods" in "Lena Park took over as account owner for Harbor Foods"), not whom the sentence opens with.
       h(
         "td",
@@ -861,9 +971,55 @@ async function reviewPage(slug) {
     h("h2", {}, "Recent supersessions"),
     h("p", { class: "muted" }, "A newer fact replaced each older one. Undo brings the older fact back; Keep both leaves the newer one live too."),
     table(["Replaced", "By", "Subject", ""], rows, "No fact has been replaced yet."),
+    ...(await decisionsSection(slug)),
     ...(await duplicatesSection(slug)),
     ...(await forgetSection(slug)),
   );
+}
+
+/** The capture model's recent decisions, applied and vetoed: what it said, why, and what became of it. */
+async function decisionsSection(slug) {
+  const list = h("div", { "aria-live": "polite" });
+  const load = async (vetoed) => {
+    const { decisions } = await api("GET", `${path(slug)}/capture-decisions?limit=50${vetoed ? `&vetoed=${vetoed}` : ""}`);
+    const rows = decisions.map((d) => {
+      const opened = h("div");
+      return h(
+        "tr",
+        {},
+        h("td", {}, h("span", { class: "pill" }, d.label), h("div", {}, decisionWhat(d, opened)), opened),
+        h("td", {}, d.reason),
+        h("td", {}, decisionState(d)),
+        h("td", {}, d.model, h("div", { class: "muted" }, `${d.prompt} · ${when(d.created_at)}`)),
+      );
+    });
+    list.replaceChildren(table(["Decision", "Reason", "Outcome", "Model"], rows, "No decisions by the capture model yet."));
+  };
+  await load("");
+  const filter = h(
+    "label",
+    { class: "filter" },
+    "Show",
+    h(
+      "select",
+      { name: "vetoed", onchange: action(async (event) => load(event.target.value)) },
+      h("option", { value: "" }, "all"),
+      h("option", { value: "false" }, "applied"),
+      h("option", { value: "true" }, "vetoed"),
+    ),
+  );
+  return [
+    h("h2", {}, "Capture model decisions"),
+    h(
+      "p",
+      { class: "muted" },
+      "What the workspace's capture model decided, newest first: applied, undone here, or vetoed by a gate. ",
+      h("a", { href: `#/w/${slug}` }, "Capture model settings"),
+      " are on the workspace's first page.",
+    ),
+    filter,
+    list,
+  ];
 }
 
 /** Possible duplicates: facts of one subject that say nearly the same thing; keeping one makes the others its history. */

@@ -16,6 +16,8 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { createFakeAnthropic } from "../helpers/fake-anthropic";
+import { isJudging, oracleResponder, promptOf } from "../helpers/fake-capture-model";
 import { documentServer, TEST_CA } from "../helpers/metadata-documents";
 import { MemoryOAuthProvider } from "../helpers/oauth";
 import { receiver } from "../webhooks/support";
@@ -65,7 +67,7 @@ async function expectText(locator: Locator, text: string): Promise<void> {
         .catch(() => null)) ?? "";
     if (seen.includes(text)) return;
     if (Date.now() > deadline) {
-      await shot("failure");
+      await shot("failure", locator.page());
       throw new Error(`expected text containing ${JSON.stringify(text)}, saw ${JSON.stringify(seen)} (screenshot failure.png)`);
     }
     await Bun.sleep(100);
@@ -83,7 +85,7 @@ async function shownSecret(): Promise<string> {
   return (await box.textContent()) ?? "";
 }
 
-const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+const shot = (name: string, on: Page = page) => on.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 const rest = (path: string, key: string, body: unknown) =>
   request(server.url, path, { method: "POST", key, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
@@ -186,6 +188,8 @@ test("facts: search, pin, history and delete; a fact that expires says when", as
   await page.getByRole("search", { name: "Filter facts" }).getByLabel("Text").fill("leave");
   await page.getByRole("button", { name: "Search" }).click();
   await expectText(page.getByRole("row", { name: /Bo is on leave this week/ }), "expires");
+  // The unfiltered list is on the page until the filtered one replaces it (and its form): wait for that before typing again.
+  await page.getByRole("row", { name: /Refunds take five days/ }).waitFor({ state: "detached" });
   await page.getByRole("search", { name: "Filter facts" }).getByLabel("Text").fill("manager");
   await page.getByRole("button", { name: "Search" }).click();
   const row = page.getByRole("row", { name: /Ana's manager is Bo/ });
@@ -367,6 +371,148 @@ test("end users: forgetting needs the typed id, then the person is gone", async 
   page.once("dialog", (dialog) => dialog.accept("u-9"));
   await page.getByRole("row", { name: /Dana/ }).getByRole("button", { name: "Forget" }).click();
   await visible(page.getByText("No end users yet"));
+});
+
+test("capture model: turned on and off from the overview with its status; its decisions and who decided each supersession in Review", async () => {
+  // Its own server: with an Anthropic key configured, the agents on auto above would call it too. The model is a fake that
+  // reads memoryd's prompt: it relabels two known pairs, and fails every call that shows the garage closed for repairs.
+  const pairs: Record<string, string> = {
+    "The weekly sync is on Thursdays now.": "The weekly sync happens on Mondays.",
+    "Is the weekly review on Fridays?": "The weekly review is on Wednesdays.",
+  };
+  const oracle = oracleResponder((newer, older) => (pairs[newer] === older ? "replaces" : undefined));
+  const fake = createFakeAnthropic({
+    responder: (body) =>
+      isJudging(body) && promptOf(body).includes("closed for repairs") ? { error: { status: 400, message: "fake: bad request" } } : oracle(body),
+  });
+  const own = await startServer({
+    dataDir: join(tempDir(), "capture"),
+    env: { MEMORYD_ADMIN_TOKEN: ADMIN, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url },
+  });
+  const tab = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  tab.on("pageerror", (error) => pageErrors.push(String(error)));
+  const admin = (method: string, path: string, body?: unknown) =>
+    request(own.url, path, {
+      method,
+      key: ADMIN,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const teach = async (text: string) => expect((await admin("POST", "/v1/admin/workspaces/crm/facts", { facts: [{ text }] })).status).toBe(202);
+  const status = async () => (await admin("GET", "/v1/admin/workspaces/crm/capture-model")).json.data;
+  const until = async (what: string, ready: () => Promise<boolean>) => {
+    for (const deadline = Date.now() + 20_000; !(await ready()); await Bun.sleep(100)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    }
+  };
+  const idle = () => until("the queue is empty", async () => ((s) => s.jobs.queued + s.jobs.running === 0)(await status()));
+  try {
+    expect((await admin("POST", "/v1/admin/workspaces", { slug: "crm" })).status).toBe(201);
+    await tab.goto(`${own.url}/app`);
+    await tab.getByLabel("Admin token").fill(ADMIN);
+    await tab.getByRole("button", { name: "Sign in" }).click();
+    await tab.getByRole("heading", { name: "Workspaces" }).waitFor();
+    await tab.getByRole("link", { name: "crm" }).click();
+    await tab.getByRole("heading", { name: "Capture model" }).waitFor();
+    const section = tab.locator("[data-capture-status]");
+    await expectText(section, "Capture is model-free only");
+    await expectText(section, "0 of 200,000 tokens today");
+
+    // A provider this server lacks is refused next to its field, the way the app shows every refusal.
+    const form = tab.getByRole("form", { name: "Capture model settings" });
+    await form.getByLabel("Provider").selectOption("openai");
+    await form.getByRole("button", { name: "Turn on" }).click();
+    await expectText(form.getByRole("alert"), "openai provider is not configured");
+    expect(await form.getByLabel("Provider").getAttribute("aria-invalid")).toBe("true");
+    await shot("13-capture-model-refused", tab);
+
+    await form.getByLabel("Provider").selectOption("anthropic");
+    await form.getByLabel(/Model/).fill("claude-capture");
+    await form.getByLabel("Daily token budget").fill("50000");
+    await form.getByRole("button", { name: "Turn on" }).click();
+    await visible(tab.getByText("Capture model on."));
+    await expectText(tab.locator("[data-capture-status=on]"), "anthropic/claude-capture");
+    await expectText(tab.locator("[data-capture-status=on]"), "0 of 50,000 tokens today");
+    expect(await status()).toMatchObject({ enabled: true, provider: "anthropic", model: "claude-capture", daily_token_budget: 50_000 });
+
+    // The model replaces one fact and is vetoed on the other (a question never replaces); the rules replace a manager.
+    await teach("The weekly sync happens on Mondays.");
+    await teach("The weekly review is on Wednesdays.");
+    await teach("Omar's manager is Lena.");
+    await idle();
+    await teach("The weekly sync is on Thursdays now.");
+    await teach("Is the weekly review on Fridays?");
+    await teach("Omar's manager is Jonas.");
+    await until("the model decided twice", async () => (await admin("GET", "/v1/admin/workspaces/crm/capture-decisions")).json.data.decisions.length >= 2);
+    await idle();
+
+    await tab.getByRole("link", { name: "Review" }).click();
+    await tab.getByRole("heading", { name: "Capture model decisions" }).waitFor();
+    const byModel = tab.getByRole("row", { name: /weekly sync happens on Mondays\..*weekly sync is on Thursdays now\./ });
+    await expectText(byModel, "by model anthropic/claude-capture: oracle: replaces");
+    await expectText(tab.getByRole("row", { name: /Omar's manager is Lena\..*Omar's manager is Jonas\./ }), "by the rules: ");
+    const vetoed = tab.getByRole("row", { name: /vetoed by not_a_plain_statement/ });
+    await expectText(vetoed, "oracle: replaces");
+    const applied = tab.getByRole("row").filter({ has: tab.locator(".pill.ok", { hasText: "applied" }) });
+    await expectText(applied, "replaces");
+    // A fact id opens the fact: its text, its other versions and the model's decision about it.
+    await applied.getByRole("button").last().click();
+    await expectText(applied, "The weekly sync happens on Mondays.");
+    await expectText(applied, "Replaced by: The weekly sync is on Thursdays now.");
+    await expectText(applied, "Decided by the capture model:");
+    await shot("14-capture-decisions", tab);
+
+    // Undo works on the model's supersession as on the rules': the decision says it was undone.
+    await byModel.getByRole("button", { name: "Undo" }).click();
+    await visible(tab.getByText("Restored: the newer fact is its history now."));
+    const undone = tab.getByRole("row").filter({ has: tab.locator(".pill", { hasText: "undone" }) });
+    await visible(undone);
+    // Only the vetoed ones: the undone decision leaves the list.
+    await tab.getByRole("combobox", { name: /^Show/ }).selectOption("true");
+    await undone.first().waitFor({ state: "detached" });
+    await expectText(tab.locator("main table").nth(1), "vetoed by not_a_plain_statement");
+    expect(await tab.locator("main table").nth(1).locator("tbody tr").count()).toBe(1);
+
+    // The facts page's history lists the model's decisions too.
+    await tab.getByRole("link", { name: "Facts" }).click();
+    await tab.getByRole("search", { name: "Filter facts" }).getByLabel("Text").fill("Thursdays");
+    await tab.getByRole("checkbox", { name: "Include history" }).check();
+    await tab.getByRole("button", { name: "Search" }).click();
+    const thursdays = tab.getByRole("row", { name: /weekly sync is on Thursdays now/ });
+    await thursdays.getByRole("button", { name: "History" }).click();
+    await expectText(thursdays, "Decided by the capture model:");
+    await expectText(thursdays, "undone");
+
+    // A failing call: the status shows tokens used, the jobs and the last error.
+    await teach("The parking garage opens at 7am.");
+    await idle();
+    await teach("The parking garage is closed for repairs on Friday.");
+    await until("the call failed", async () => (await status()).last_error !== null);
+    await tab.getByRole("link", { name: "Overview" }).click();
+    const on = tab.locator("[data-capture-status=on]");
+    await expectText(on, "Last error:");
+    await expectText(on, "done");
+    expect((await status()).tokens_today).toBeGreaterThan(0);
+    expect((await on.textContent()) ?? "").toMatch(/[1-9][\d,]* of 50,000 tokens today/);
+
+    // A budget smaller than what today used: spent.
+    await form.getByLabel("Daily token budget").fill("1");
+    await form.getByRole("button", { name: "Save" }).click();
+    await visible(tab.getByText("Capture model saved."));
+    await expectText(tab.locator("[data-capture-status=on]"), "Budget spent");
+    await shot("15-capture-model-on", tab);
+
+    tab.once("dialog", (dialog) => dialog.accept());
+    await form.getByRole("button", { name: "Turn off" }).click();
+    await visible(tab.getByText("Capture model off."));
+    await expectText(tab.locator("[data-capture-status=off]"), "Capture is model-free only");
+    await visible(form.getByRole("button", { name: "Turn on" }));
+    expect(await status()).toMatchObject({ enabled: false, provider: null });
+  } finally {
+    await tab.close();
+    await own.stop();
+    await fake.stop();
+  }
 });
 
 test("on a phone-sized screen the app still lays out, and signing out ends the session", async () => {

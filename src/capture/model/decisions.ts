@@ -32,8 +32,10 @@ const MAX_REASON = 500;
 export async function recordDecisions(tx: Queryable, workspaceId: string, batch: Batch, decisions: readonly NewDecision[]): Promise<void> {
   if (decisions.length === 0) return;
   await tx.sql`
-    INSERT INTO capture_decisions (id, workspace_id, batch_id, model, prompt, label, fact_id, target_id, proposed_text, reason, vetoed_by, end_user_id)
-    SELECT d.id, ${workspaceId}, ${batch.id}, ${batch.model}, ${batch.prompt}, d.label, d.fact_id, d.target_id, d.proposed_text, d.reason, d.vetoed_by, d.end_user_id
+    INSERT INTO capture_decisions
+           (id, workspace_id, batch_id, model, prompt, label, fact_id, target_id, proposed_text, reason, vetoed_by, end_user_id)
+    SELECT d.id, ${workspaceId}, ${batch.id}, ${batch.model}, ${batch.prompt},
+           d.label, d.fact_id, d.target_id, d.proposed_text, d.reason, d.vetoed_by, d.end_user_id
       FROM unnest(${decisions.map(() => sortableId("cdec"))}::text[], ${decisions.map((d) => d.label)}::text[], ${decisions.map((d) => d.factId)}::text[],
                   ${decisions.map((d) => d.targetId)}::text[], ${decisions.map((d) => d.proposedText ?? null)}::text[],
                   ${decisions.map((d) => d.reason.slice(0, MAX_REASON))}::text[], ${decisions.map((d) => d.vetoedBy)}::text[],
