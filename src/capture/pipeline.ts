@@ -21,7 +21,7 @@ import {
 } from "./store";
 import type { FactAnalysis } from "./types";
 import { factCreated, factSuperseded, recordEvents } from "../webhooks/outbox";
-import { enqueueCaptureJobs } from "./model/queue";
+import { enqueueCaptureJobs, type NewJob } from "./model/queue";
 import type { ChatMessage } from "../models/types";
 
 /** How much a fact is trusted by default, by where it came from. */
@@ -120,29 +120,28 @@ export async function storeCaptured(db: Db, workspaceId: string, analysed: reado
   const recentByScope = await recentStatements(db, workspaceId, analysed, updateSides, new Date());
   return db.transaction(async (tx) => {
     const { captureModel } = await lockForCapture(tx, workspaceId);
-    const result = await storeAnalysed(tx, workspaceId, analysed, updateSides, recentByScope);
-    if (captureModel)
-      await enqueueCaptureJobs(tx, workspaceId, followUpJobs(options.followUp === undefined ? { kind: "judge" } : options.followUp, result, analysed));
+    const followUp = captureModel ? (options.followUp === undefined ? { kind: "judge" as const } : options.followUp) : null;
+    const jobFor = (factIds: readonly string[]): NewJob | null => (followUp === null ? null : jobOf(followUp, factIds, analysed));
+    const result = await storeAnalysed(tx, workspaceId, analysed, updateSides, recentByScope, jobFor);
+    // Nothing was stored, so no statement carried the job: a conversation is still read by the model.
+    if (followUp?.kind === "extract" && !result.queued) await enqueueCaptureJobs(tx, workspaceId, [jobOf(followUp, [], analysed)]);
     await options.inTransaction?.(tx, result);
     return result;
   });
 }
 
-/** The capture model's jobs for a stored call: its facts to judge, or its conversation with the statements kept verbatim. */
-function followUpJobs(followUp: ModelFollowUp | null, result: CaptureResult, analysed: readonly Analysed[]) {
-  if (followUp === null) return [];
-  if (followUp.kind === "extract") return [{ ...followUp, factIds: result.factIds }];
+/** The capture model's job for a call: its facts to judge, or its conversation with the statements kept verbatim. */
+function jobOf(followUp: ModelFollowUp, factIds: readonly string[], analysed: readonly Analysed[]): NewJob {
+  if (followUp.kind === "extract") return { ...followUp, factIds };
   const first = analysed[0];
-  return [
-    {
-      kind: "judge" as const,
-      factIds: result.factIds,
-      endUserId: first?.endUserId ?? null,
-      endUserName: first?.item.endUser?.name ?? null,
-      agent: first?.agent ?? null,
-      observedAt: first?.item.recordedAt ?? new Date(),
-    },
-  ];
+  return {
+    kind: "judge",
+    factIds,
+    endUserId: first?.endUserId ?? null,
+    endUserName: first?.item.endUser?.name ?? null,
+    agent: first?.agent ?? null,
+    observedAt: first?.item.recordedAt ?? new Date(),
+  };
 }
 
 /** Which scope a fact is stored in: the end user it is about (or none) and the agent whose own it is (or none). */
@@ -187,7 +186,8 @@ async function storeAnalysed(
   analysed: readonly Analysed[],
   updateSides: readonly (UpdateSide | null)[],
   recentByScope: ReadonlyMap<string, UpdateCandidate[]>,
-): Promise<CaptureResult> {
+  jobFor: (factIds: readonly string[]) => NewJob | null,
+): Promise<CaptureResult & { queued: boolean }> {
   const now = new Date();
   const endUsers = new Map<string, EndUser>();
   for (const { item } of analysed) if (item.endUser) endUsers.set(item.endUser.id, item.endUser);
@@ -321,9 +321,10 @@ async function storeAnalysed(
     if (side !== null) batch.push({ side, id, endUserId: storedEndUser, agent, recordedAt: recordedAt.getTime() });
   }
 
-  if (rows.length === 0) return { accepted_fact_count: analysed.length, created: 0, superseded: 0, skipped, factIds: [] };
+  if (rows.length === 0) return { accepted_fact_count: analysed.length, created: 0, superseded: 0, skipped, factIds: [], queued: false };
   const seq = await nextFactSeq(tx, workspaceId);
-  const inserted = await insertFacts(tx, workspaceId, seq, rows);
+  const job = jobFor(rows.map((r) => r.id));
+  const inserted = await insertFacts(tx, workspaceId, seq, rows, job);
   const revived = await reviveExpired(
     tx,
     workspaceId,
@@ -368,6 +369,7 @@ async function storeAnalysed(
     superseded,
     skipped: skipped + (rows.length - inserted.size - revived.length),
     factIds: [...factIds.filter((id) => inserted.has(id)), ...revived.map((r) => r.id)],
+    queued: job !== null,
   };
 }
 

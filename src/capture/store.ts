@@ -1,3 +1,4 @@
+import { captureJobClause, type NewJob } from "./model/queue";
 import { fragment } from "../db/fragment";
 import type { Queryable } from "../db/types";
 import type { FactKind, Origin, SubjectType } from "../schema/memory";
@@ -128,12 +129,20 @@ export async function liveClaims(
  * unique index is the duplicate check: a row that repeats a live fact (earlier, or a racing replay
  * on another connection) is dropped by ON CONFLICT and simply absent from the result. Non-text
  * columns travel as text arrays and are cast in SQL: postgres.js cannot infer array types for
- * booleans and numbers. Returns the ids stored.
+ * booleans and numbers. Returns the ids stored. `job`: the capture model's job for these facts,
+ * queued in the same statement (capture/model/queue.ts).
  */
-export async function insertFacts(db: Queryable, workspaceId: string, seq: number, rows: readonly NewFactRow[]): Promise<Set<string>> {
+export async function insertFacts(
+  db: Queryable,
+  workspaceId: string,
+  seq: number,
+  rows: readonly NewFactRow[],
+  job: NewJob | null = null,
+): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const col = <K extends keyof NewFactRow>(key: K): NewFactRow[K][] => rows.map((r) => r[key]);
   const inserted = await db.sql<{ id: string }>`
+    ${captureJobClause(workspaceId, job)}
     INSERT INTO facts (id, workspace_id, text, normalized, kind, origin, subject, subject_type, end_user_id, agent_slug,
                        confidence, recorded_at, expires_at, sensitive, pinned, claim_key, claim_subject, claim_value, claim_negated,
                        taught_by_key, taught_by_agent, taught_via, updates, weak_updates,

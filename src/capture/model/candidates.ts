@@ -58,11 +58,27 @@ async function sameSubject(db: Queryable, fact: LiveFact, limit: number): Promis
   return rows.map((r) => r.id);
 }
 
+/**
+ * An end user's most recent live facts (of the fact's agent scope): what they say of themselves is
+ * mostly about them, in words search does not connect ("I live in Austin" and "I'm in Denver now").
+ */
+async function endUserRecent(db: Queryable, fact: LiveFact, limit: number): Promise<string[]> {
+  if (fact.end_user_id === null) return [];
+  const rows = await db.sql<{ id: string }>`
+    SELECT id FROM facts
+     WHERE workspace_id = ${fact.workspace_id} AND end_user_id = ${fact.end_user_id} AND superseded_by IS NULL AND id <> ${fact.id}
+       AND ${fact.agent_slug === null ? fragment`agent_slug IS NULL` : fragment`agent_slug = ${fact.agent_slug}`}
+       AND recorded_at <= ${fact.recorded_at.toISOString()}::timestamptz
+     ORDER BY recorded_at DESC, id DESC
+     LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}
+
 const sameScope = (a: LiveFact, b: LiveFact): boolean => a.workspace_id === b.workspace_id && a.end_user_id === b.end_user_id && a.agent_slug === b.agent_slug;
 
 /**
  * The candidates of a new fact: what a search for its text finds in its scope, then facts of its
- * claim's subject, at most MAX_CANDIDATES: never itself, a fact of its batch taught after it
+ * claim's subject, then (for an end user's fact) that end user's latest facts, at most MAX_CANDIDATES: never itself, a fact of its batch taught after it
  * (`exclude`), a sensitive fact or a fact of another scope.
  */
 export async function candidatesOf(db: Db, index: FactIndexes, fact: LiveFact, exclude: ReadonlySet<string>): Promise<LiveFact[]> {
@@ -87,6 +103,10 @@ export async function candidatesOf(db: Db, index: FactIndexes, fact: LiveFact, e
   const ids = [...new Set([...found.facts.map((f) => f.fact_id), ...(await sameSubject(db, fact, MAX_CANDIDATES))])].filter(
     (id) => id !== fact.id && !exclude.has(id),
   );
-  const rows = await liveFactsByIds(db, fact.workspace_id, ids);
-  return rows.filter((row) => sameScope(row, fact) && !row.sensitive).slice(0, MAX_CANDIDATES);
+  const shown = (await liveFactsByIds(db, fact.workspace_id, ids)).filter((row) => sameScope(row, fact) && !row.sensitive).slice(0, MAX_CANDIDATES);
+  if (shown.length >= MAX_CANDIDATES || fact.end_user_id === null) return shown;
+  const seen = new Set([fact.id, ...exclude, ...shown.map((f) => f.id)]);
+  const recent = (await endUserRecent(db, fact, MAX_CANDIDATES * 2)).filter((id) => !seen.has(id));
+  const more = (await liveFactsByIds(db, fact.workspace_id, recent)).filter((row) => !row.sensitive);
+  return [...shown, ...more].slice(0, MAX_CANDIDATES);
 }

@@ -17,14 +17,16 @@ export interface GatedFact {
 
 /** How a fact reads to the one reader: the mode that silences it, if any. */
 export interface Reading {
-  /** markup, instruction, question, plan, hedge, hypothetical, reported, history; or "about_another" (a fact about someone of its subject's). */
+  /** markup, instruction, question, plan, hedge, hypothetical, reported or history; null for a plain statement. */
   mode: string | null;
 }
 
+/**
+ * The mode of the one reader's parse. A fact about someone of its subject's ("Orion's tech lead is
+ * now Sam") is a plain statement here: the rules cannot tell which claim it changes, the model can.
+ */
 export function readingOf(text: string): Reading {
-  const { analysis, rules } = explainFact({ text, teamMembers: [] });
-  const mode = rules.claimRefusedBy ?? (analysis.mayReplace ? null : "about_another");
-  return { mode };
+  return { mode: explainFact({ text, teamMembers: [] }).rules.claimRefusedBy };
 }
 
 /** Modes in which an extracted sentence is no fact at all. */

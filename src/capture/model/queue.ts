@@ -3,6 +3,7 @@
  * with FOR UPDATE SKIP LOCKED under a lease, retried with backoff, taken over when a lease lapses.
  * SQL per statement, one named function each.
  */
+import { fragment, type Fragment } from "../../db/fragment";
 import type { Queryable } from "../../db/types";
 import { sortableId } from "../../ids";
 import type { ChatMessage } from "../../models/types";
@@ -53,6 +54,21 @@ export async function enqueueCaptureJobs(tx: Queryable, workspaceId: string, job
                        ${wanted.map((j) => j.agent)}::text[], ${wanted.map((j) => j.observedAt.toISOString())}::timestamptz[])
                 AS j(id, kind, fact_ids, messages, end_user_id, end_user_name, agent_slug, observed_at)
      WHERE w.id = ${workspaceId} AND w.capture_provider IS NOT NULL`;
+}
+
+/**
+ * The job of a capture call as a `WITH` clause the facts' own INSERT carries (capture/store.ts):
+ * the workspace has a model (its capture lock said so), and one round trip stores both.
+ * Trade-off: the job names every row the call tried to store; one the live-duplicate index refused
+ * is simply not found when the job runs.
+ */
+export function captureJobClause(workspaceId: string, job: NewJob | null): Fragment {
+  if (job === null) return fragment``;
+  return fragment`
+    WITH queued_capture_job AS (
+      INSERT INTO capture_jobs (id, workspace_id, kind, fact_ids, messages, end_user_id, end_user_name, agent_slug, observed_at)
+      VALUES (${sortableId("cjob")}, ${workspaceId}, ${job.kind}, ${[...job.factIds]}::text[], ${job.messages ? JSON.stringify(job.messages) : null}::text::jsonb,
+              ${job.endUserId}, ${job.endUserName}, ${job.agent}, ${job.observedAt.toISOString()}::timestamptz))`;
 }
 
 /**

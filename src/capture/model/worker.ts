@@ -20,6 +20,8 @@ import { captureSettingOf, recordRefusals, recordUsage, usageToday } from "./set
 export interface CaptureWorkerOptions {
   /** Jobs claimed per round. */
   batch: number;
+  /** Rounds running at once on this instance (each claims its own jobs). */
+  concurrency: number;
   /** How long one model call may take. */
   timeoutMs: number;
   leaseSeconds: number;
@@ -32,6 +34,7 @@ export interface CaptureWorkerOptions {
 
 export const CAPTURE_WORKER_DEFAULTS: CaptureWorkerOptions = {
   batch: 32,
+  concurrency: 4,
   timeoutMs: 60_000,
   leaseSeconds: 300,
   pollMs: 500,
@@ -51,8 +54,8 @@ const NO_EVENTS: CaptureEvents = { call() {}, decisions() {}, refused() {} };
 export class CaptureWorker {
   private readonly options: CaptureWorkerOptions;
   private readonly owner = sortableId("cjob").replace("cjob_", "worker_");
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private running: Promise<unknown> | null = null;
+  private loops: Promise<void>[] = [];
+  private readonly sleepers = new Set<() => void>();
   private stopped = true;
   private lastWarnAt = 0;
 
@@ -66,31 +69,46 @@ export class CaptureWorker {
 
   start(): void {
     this.stopped = false;
-    this.running = (this.deps.db.kind === "embedded" ? releaseAllLeases(this.deps.db) : Promise.resolve()).catch((error: unknown) =>
+    const released = (this.deps.db.kind === "embedded" ? releaseAllLeases(this.deps.db) : Promise.resolve()).catch((error: unknown) =>
       this.deps.log.warn("could not release capture jobs", { error: String(error) }),
     );
-    this.schedule(0);
+    this.loops = Array.from({ length: this.options.concurrency }, () => released.then(() => this.loop()));
   }
 
-  /** Stops polling and waits for the round under way (bounded by the call timeout). */
+  /** Stops claiming and waits for the rounds under way (each bounded by the call timeout). */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    for (const wake of this.sleepers) wake();
+    await Promise.all(this.loops);
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runRound().then(
-        (worked) => this.schedule(worked ? 0 : this.options.pollMs),
-        (error: unknown) => {
-          this.warn("capture model round failed", String(error));
-          this.schedule(this.options.pollMs);
-        },
-      );
-    }, delayMs);
-    this.timer.unref();
+  /**
+   * One of `concurrency` loops: each claims what is ready when it looks, so a call under way never
+   * holds back the facts taught meanwhile (SKIP LOCKED keeps two loops off one job).
+   */
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      let worked = false;
+      try {
+        worked = await this.runRound();
+      } catch (error) {
+        this.warn("capture model round failed", String(error));
+      }
+      if (!worked && !this.stopped) await this.sleep(this.options.pollMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      timer.unref();
+      this.sleepers.add(wake);
+    });
   }
 
   /** One round: claims ready jobs and runs them. True when there was work (look again at once). */

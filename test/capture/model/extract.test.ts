@@ -54,7 +54,6 @@ describeEachDb("capture model: extraction from messages", (get) => {
     expect(res.status).toBe(202);
     expect(res.json.data.statements).toEqual(["I moved to Porto last month and honestly the food is amazing"]);
     expect(await live()).toEqual(["I moved to Porto last month and honestly the food is amazing"]);
-
     await h.drain();
     expect(await live()).toEqual(["Maya lives in Porto (since October 2026).", "Maya loves the food in Porto.", "Maya's phone number is 555-0198."]);
     const request = h.fake.requests.find((r) => !String(r.body.system).includes("CANDIDATE"))!;
