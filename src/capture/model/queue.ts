@@ -64,10 +64,12 @@ export async function enqueueCaptureJobs(tx: Queryable, workspaceId: string, job
  */
 export function captureJobClause(workspaceId: string, job: NewJob | null): Fragment {
   if (job === null) return fragment``;
+  // The messages travel as text and are parsed by the database: a string bound as jsonb would be stored as one JSON string.
+  const messages = job.messages ? JSON.stringify(job.messages) : null;
   return fragment`
     WITH queued_capture_job AS (
       INSERT INTO capture_jobs (id, workspace_id, kind, fact_ids, messages, end_user_id, end_user_name, agent_slug, observed_at)
-      VALUES (${sortableId("cjob")}, ${workspaceId}, ${job.kind}, ${[...job.factIds]}::text[], ${job.messages ? JSON.stringify(job.messages) : null}::text::jsonb,
+      VALUES (${sortableId("cjob")}, ${workspaceId}, ${job.kind}, ${[...job.factIds]}::text[], ${messages}::text::jsonb,
               ${job.endUserId}, ${job.endUserName}, ${job.agent}, ${job.observedAt.toISOString()}::timestamptz))`;
 }
 
