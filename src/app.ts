@@ -19,6 +19,7 @@ import { createMetrics, type Metrics } from "./metrics";
 import { metricsRoutes } from "./http/metrics";
 import { oauthRoutes } from "./http/oauth";
 import { openApiRoutes } from "./http/openapi";
+import { DatabaseOutage } from "./db/outage";
 
 export interface AppDeps {
   config: Config;
@@ -31,13 +32,16 @@ export interface AppDeps {
   isAccepting?: () => boolean;
   /** Shared with the engine in a server; an app of its own otherwise. */
   metrics?: Metrics;
+  /** Shared with the server's workers; an app of its own otherwise. */
+  outage?: DatabaseOutage;
 }
 
 /** Wires every feature into one Elysia app behind the one request pipeline. */
 export function createApp(deps: AppDeps) {
   const metrics = deps.metrics ?? createMetrics(deps);
-  const pipeline = requestPipeline({ ...deps, metrics });
-  const features = { ...deps, metrics, pipeline };
+  const outage = deps.outage ?? new DatabaseOutage(deps.log, () => metrics.databaseUnavailable());
+  const pipeline = requestPipeline({ ...deps, metrics, outage });
+  const features = { ...deps, metrics, pipeline, outage };
   const app = new Elysia()
     .use(pipeline)
     .use(healthRoutes(features))

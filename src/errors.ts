@@ -128,6 +128,23 @@ export class ApiError extends Error {
     };
   }
 
+  /**
+   * The error as a JSON-RPC 2.0 error response (the tool server's wire): `code` -32603, the
+   * message led by our code, and `data` carrying the code and HTTP status, at the same HTTP
+   * status and headers as the REST answer.
+   */
+  toJsonRpcResponse(id: string | number | null, extraHeaders: Record<string, string> = {}): Response {
+    const body = {
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32603, message: `${this.code}: ${redactUrlCredentials(this.message)}`, data: { error: this.code, http_status: this.status } },
+    };
+    return new Response(JSON.stringify(body), {
+      status: this.status,
+      headers: { "content-type": "application/json", ...extraHeaders, ...this.headers },
+    });
+  }
+
   toResponse(extraHeaders: Record<string, string> = {}): Response {
     const body: ErrorEnvelope | OAuthErrorBody = this.shape === "oauth" ? { error: this.code, error_description: this.message } : this.toBody();
     return new Response(JSON.stringify(body), {

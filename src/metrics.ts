@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { POSTGRES_POOL_SIZE } from "./db/open";
 import type { Db } from "./db/types";
+import { isDatabaseUnavailable } from "./db/unavailable";
 import type { FactIndexes } from "./memory/index/registry";
 
 /**
@@ -16,6 +17,18 @@ export interface Metrics {
   /** A call to the embeddings endpoint failed: for a query (the search went on without it) or for facts (they wait). */
   embeddingFailure(where: "query" | "facts", failure: string): void;
   factsEmbedded(count: number): void;
+  /** A request answered 503 database_unavailable. */
+  databaseUnavailable(): void;
+}
+
+/** A scrape-time read of the database, or null when the database is away (the gauge is then left out). */
+export async function fromDatabase<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return null;
+    throw error;
+  }
 }
 
 export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
@@ -66,17 +79,40 @@ export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
     registers: [registry],
   });
   const embedded = new Counter({ name: "memoryd_facts_embedded_total", help: "Facts given a vector by this instance", registers: [registry] });
+  const unavailable = new Counter({
+    name: "memoryd_database_unavailable_total",
+    help: "Requests answered 503 database_unavailable because the database could not be reached",
+    registers: [registry],
+  });
 
   // Read at scrape time: the queue (from the database, shared by every instance) and this process's indexes.
+  // A scrape while the database is away still answers: its gauges are left out, memoryd_database_up says why.
+  new Gauge({
+    name: "memoryd_database_up",
+    help: "1 when this instance reached the database during the scrape, 0 when it could not",
+    registers: [registry],
+    async collect() {
+      this.set(
+        await deps.db.sql`SELECT 1`.then(
+          () => 1,
+          () => 0,
+        ),
+      );
+    },
+  });
   new Gauge({
     name: "memoryd_answer_queue_depth",
     help: "Answers queued or running, across every instance",
     labelNames: ["status"],
     registers: [registry],
     async collect() {
-      const rows = await deps.db.sql<{ status: string; n: number }>`
-        SELECT status, count(*)::int AS n FROM answers WHERE status IN ('queued', 'in_progress') GROUP BY status`;
       this.reset();
+      const rows = await fromDatabase(
+        () =>
+          deps.db.sql<{ status: string; n: number }>`
+          SELECT status, count(*)::int AS n FROM answers WHERE status IN ('queued', 'in_progress') GROUP BY status`,
+      );
+      if (rows === null) return;
       this.set({ status: "queued" }, 0);
       this.set({ status: "in_progress" }, 0);
       for (const row of rows) this.set({ status: row.status }, row.n);
@@ -87,9 +123,13 @@ export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
     help: "Age of the oldest queued answer (0 when none is queued)",
     registers: [registry],
     async collect() {
-      const [row] = await deps.db.sql<{ age: number | null }>`
-        SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM answers WHERE status = 'queued'`;
-      this.set(row?.age ?? 0);
+      this.reset();
+      const rows = await fromDatabase(
+        () =>
+          deps.db.sql<{ age: number | null }>`
+          SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM answers WHERE status = 'queued'`,
+      );
+      if (rows !== null) this.set(rows[0]?.age ?? 0);
     },
   });
   const indexGauge = (name: string, help: string, read: (s: ReturnType<FactIndexes["stats"]>) => number): void => {
@@ -152,6 +192,9 @@ export function createMetrics(deps: { db: Db; index: FactIndexes }): Metrics {
     },
     factsEmbedded(count) {
       embedded.inc(count);
+    },
+    databaseUnavailable() {
+      unavailable.inc();
     },
   };
 }

@@ -22,6 +22,7 @@ import { FactIndexes } from "./memory/index/registry";
 import { ALL_SCOPES } from "./schema/auth";
 import { WebhookDeliverer } from "./webhooks/deliver";
 import { CaptureWorker } from "./capture/model/worker";
+import { DatabaseOutage } from "./db/outage";
 import { captureMetrics } from "./capture/model/metrics";
 import { pruneCaptureJobs } from "./capture/model/queue";
 import { pruneWebhookEvents } from "./webhooks/store";
@@ -110,8 +111,9 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   });
   const index = new FactIndexes(db, config.indexMemoryMb * 1024 * 1024, { log, semantic: embeddings?.semantic ?? null });
   const metrics = createMetrics({ db, index });
-  const engine = new AnswerEngine({ db, index, config, log, metrics });
-  const app = createApp({ config, db, log, engine, index, metrics, isAccepting: () => accepting });
+  const outage = new DatabaseOutage(log, () => metrics.databaseUnavailable());
+  const engine = new AnswerEngine({ db, index, config, log, metrics, outage });
+  const app = createApp({ config, db, log, engine, index, metrics, outage, isAccepting: () => accepting });
   try {
     // Elysia asks Bun for SO_REUSEPORT by default: a second memoryd on a taken port would then
     // start and split the traffic with the first. One port, one server.
@@ -132,16 +134,18 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
   if (adminToken) print(`Admin token for the settings app and /v1/admin (shown once, store it now): ${adminToken}`);
   print(engine.models.describe());
   await engine.start(true);
-  const webhooks = new WebhookDeliverer(db, log, { allowPrivate: config.outboundAllowPrivate });
+  const webhooks = new WebhookDeliverer(db, log, { allowPrivate: config.outboundAllowPrivate }, outage);
   webhooks.start();
-  const capture = new CaptureWorker({ db, index, models: engine.models, log }, {}, captureMetrics(metrics.registry, db));
+  const capture = new CaptureWorker({ db, index, models: engine.models, log, outage }, {}, captureMetrics(metrics.registry, db));
   capture.start();
   embeddings?.worker.start();
   if (embeddings) print(`embeddings: ${embeddings.client.model} at ${redactUrlCredentials(config.embeddingsUrl ?? "")}; facts are embedded in the background`);
   log.info("listening", { url, database: db.kind });
 
   const janitor = setInterval(() => {
-    pruneRateWindows(db).catch((error: unknown) => log.warn("rate window prune failed", { error: String(error) }));
+    pruneRateWindows(db).catch((error: unknown) => {
+      if (!outage.failed(error)) log.warn("rate window prune failed", { error: String(error) });
+    });
   }, 60_000);
   janitor.unref();
   const maintain = (): void => {
@@ -150,7 +154,9 @@ export async function startServer(config: Config, db: Db, log: Logger, print: (l
       .then(() => pruneWebhookEvents(db, WEBHOOK_LOG_MAX_AGE_SECONDS))
       .then(() => pruneCaptureJobs(db, WEBHOOK_LOG_MAX_AGE_SECONDS))
       .then(() => refreshStatistics(db))
-      .catch((error: unknown) => log.warn("database maintenance failed", { error: String(error) }));
+      .catch((error: unknown) => {
+        if (!outage.failed(error)) log.warn("database maintenance failed", { error: String(error) });
+      });
   };
   // Once soon after start, then periodically. Not at once: ANALYZE and the prunes contend with a
   // restarted instance's first reads (a large workspace's index snapshot), and they can wait.

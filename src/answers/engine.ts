@@ -8,6 +8,7 @@ import type { FactIndexes } from "../memory/index/registry";
 import { executeRun, type RunnerDeps, type RunOutcome } from "./runner";
 import { claimNextRun, creditsFor, failAbandonedRuns, failRun, pruneIdempotencyKeys, releaseLeases, type RunRow } from "./store";
 import type { Metrics } from "../metrics";
+import type { DatabaseOutage } from "../db/outage";
 
 export interface EngineOptions {
   db: Db;
@@ -17,6 +18,8 @@ export interface EngineOptions {
   log: Logger;
   /** Providers built elsewhere (tests); by default the ones the config enables. */
   providers?: ProviderOverrides;
+  /** The process's view of a database outage: a claim that fails because it is away is reported there once, not logged each poll. */
+  outage?: DatabaseOutage;
   leaseSeconds?: number;
   /** Where finished runs are counted (the server shares one with its app). */
   metrics?: Metrics;
@@ -154,7 +157,7 @@ export class AnswerEngine {
           }
         } while (this.pumpAgain && this.accepting);
       } catch (error) {
-        this.options.log.warn("claiming runs failed", { error: String(error) });
+        if (!this.options.outage?.failed(error)) this.options.log.warn("claiming runs failed", { error: String(error) });
       } finally {
         this.pumping = false;
       }

@@ -11,6 +11,9 @@ export interface PostgresOptions {
 export function openPostgres(options: PostgresOptions): Db {
   const client = postgres(options.url, {
     max: options.maxConnections,
+    // A server that does not answer fails the request within seconds (503 database_unavailable),
+    // rather than after postgres.js's default 30.
+    connect_timeout: 5,
     onnotice: () => {},
     // int8 (counts, balances) as JS numbers: every value we store fits in 2^53.
     types: {

@@ -4,7 +4,9 @@ import pkg from "../../package.json";
 import type { AnswerEngine } from "../answers/engine";
 import { secretFromHeaders, type AuthContext } from "../auth/authenticate";
 import type { Config } from "../config";
+import type { DatabaseOutage } from "../db/outage";
 import type { Db } from "../db/types";
+import { isDatabaseUnavailable } from "../db/unavailable";
 import type { FactIndexes } from "../memory/index/registry";
 import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
@@ -37,6 +39,7 @@ function loadSdk(): Promise<Sdk> {
 
 interface McpDeps {
   db: Db;
+  outage: DatabaseOutage;
   index: FactIndexes;
   engine: AnswerEngine;
   config: Config;
@@ -49,7 +52,11 @@ function toolError(error: ApiError): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }
 
-/** One tool call under one key: its result, or the tool error the model reads. */
+/**
+ * One tool call under one key: its result, or the tool error the model reads. A database that
+ * is away is no tool error: it throws `database_unavailable`, which the request answers as a
+ * JSON-RPC error at HTTP 503 with Retry-After (handleMcp).
+ */
 async function callTool(deps: McpDeps, auth: AuthContext, tool: ToolDefinition, args: Record<string, unknown>): Promise<CallToolResult> {
   try {
     if (tool.scope !== null && !auth.scopes.includes(tool.scope)) {
@@ -58,13 +65,22 @@ async function callTool(deps: McpDeps, auth: AuthContext, tool: ToolDefinition, 
     const result = await tool.call({ db: deps.db, index: deps.index, engine: deps.engine, auth }, args);
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
   } catch (error) {
+    if (isDatabaseUnavailable(error)) throw deps.outage.refused(error);
+    if (error instanceof ApiError && error.code === "database_unavailable") throw error;
     if (error instanceof ApiError) return toolError(error);
     deps.log.error("tool failed", { tool: tool.name, error: error instanceof Error ? error.message : String(error) });
     return toolError(internalError());
   }
 }
 
-function buildServer(sdk: Sdk, deps: McpDeps, auth: AuthContext): Server {
+/** What one MCP request carries into the SDK's server: its authentication, and a refusal its tool call met. */
+interface McpCall {
+  auth: AuthContext;
+  refused: ApiError | null;
+}
+
+function buildServer(sdk: Sdk, deps: McpDeps, call: McpCall): Server {
+  const { auth } = call;
   const server = new sdk.Server(
     { name: "memoryd", version: pkg.version },
     { capabilities: { tools: {} }, cacheHints: { "tools/list": { ttlMs: TOOL_LIST_TTL_MS, cacheScope: "private" } } },
@@ -73,7 +89,12 @@ function buildServer(sdk: Sdk, deps: McpDeps, auth: AuthContext): Server {
   server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);
     if (!tool) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
-    return callTool(deps, auth, tool, request.params.arguments ?? {});
+    try {
+      return await callTool(deps, auth, tool, request.params.arguments ?? {});
+    } catch (error) {
+      if (error instanceof ApiError) call.refused = error;
+      throw error;
+    }
   });
   return server;
 }
@@ -121,26 +142,26 @@ function preferProtocolVersion(sdk: Sdk, message: unknown): void {
  */
 interface McpServing {
   modern: McpHttpHandler;
-  authOf: WeakMap<Request, AuthContext>;
+  callOf: WeakMap<Request, McpCall>;
 }
 
 function mcpServing(sdk: Sdk, deps: McpDeps): McpServing {
-  const authOf = new WeakMap<Request, AuthContext>();
+  const callOf = new WeakMap<Request, McpCall>();
   const factory = (ctx: McpRequestContext): Server => {
-    const auth = ctx.requestInfo === undefined ? undefined : authOf.get(ctx.requestInfo);
-    if (auth === undefined) throw new Error("an MCP request reached the SDK without its authentication");
-    return buildServer(sdk, deps, auth);
+    const call = ctx.requestInfo === undefined ? undefined : callOf.get(ctx.requestInfo);
+    if (call === undefined) throw new Error("an MCP request reached the SDK without its authentication");
+    return buildServer(sdk, deps, call);
   };
   const modern = sdk.createMcpHandler(factory, {
     legacy: "reject",
     onerror: (error) => deps.log.debug("mcp request refused", { error: error.message }),
   });
-  return { modern, authOf };
+  return { modern, callOf };
 }
 
-async function serveLegacy(sdk: Sdk, deps: McpDeps, request: Request, auth: AuthContext, parsedBody: unknown): Promise<Response> {
+async function serveLegacy(sdk: Sdk, deps: McpDeps, request: Request, call: McpCall, parsedBody: unknown): Promise<Response> {
   const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  const server = buildServer(sdk, deps, auth);
+  const server = buildServer(sdk, deps, call);
   await server.connect(transport);
   const response = await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
   // The JSON response is complete once returned; closing frees the per-request server.
@@ -218,15 +239,33 @@ async function handleMcp(deps: McpDeps, servingOf: (sdk: Sdk) => McpServing, req
   challengeMissingScope(deps.config, request, auth, parsedBody);
   preferProtocolVersion(sdk, parsedBody);
   const legacy = parsedBody === undefined || (await sdk.isLegacyRequest(request, parsedBody));
-  const call = legacy ? plainToolCall(sdk, request, parsedBody) : null;
-  if (call !== null) {
-    return new Response(toolCallReply(call.id, await callTool(deps, auth, call.tool, call.args)), { headers: { "content-type": "application/json" } });
+  const plain = legacy ? plainToolCall(sdk, request, parsedBody) : null;
+  if (plain !== null) {
+    try {
+      return new Response(toolCallReply(plain.id, await callTool(deps, auth, plain.tool, plain.args)), { headers: { "content-type": "application/json" } });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "database_unavailable") return error.toJsonRpcResponse(plain.id);
+      throw error;
+    }
   }
   const forwarded = new Request(request.url, { method: "POST", headers: request.headers, body: text });
-  if (legacy) return serveLegacy(sdk, deps, forwarded, auth, parsedBody);
-  const serving = servingOf(sdk);
-  serving.authOf.set(forwarded, auth);
-  return serving.modern.fetch(forwarded, { parsedBody });
+  const call: McpCall = { auth, refused: null };
+  let response: Response;
+  if (legacy) response = await serveLegacy(sdk, deps, forwarded, call, parsedBody);
+  else {
+    const serving = servingOf(sdk);
+    serving.callOf.set(forwarded, call);
+    response = await serving.modern.fetch(forwarded, { parsedBody });
+  }
+  // The SDK answered the refused call as a JSON-RPC error at HTTP 200: a client should see 503 and Retry-After.
+  if (call.refused?.code === "database_unavailable") return call.refused.toJsonRpcResponse(messageId(parsedBody));
+  return response;
+}
+
+/** The id of a JSON-RPC request, or null. */
+function messageId(message: unknown): string | number | null {
+  const id = isPlainObject(message) ? message.id : null;
+  return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
 /** The tool server (docs/mcp.md): POST only; GET and DELETE are 405 with `Allow: POST`. */

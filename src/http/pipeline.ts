@@ -4,7 +4,9 @@ import { authenticate, rateHeaders, requireScope, secretFromHeaders, type AuthCo
 import { authorizeAdmin } from "../admin/credential";
 import { authorizeSession } from "../admin/session";
 import type { Config } from "../config";
+import type { DatabaseOutage } from "../db/outage";
 import type { Db } from "../db/types";
+import { isDatabaseUnavailable } from "../db/unavailable";
 import { ApiError, internalError } from "../errors";
 import type { Logger } from "../log";
 import type { Metrics } from "../metrics";
@@ -90,7 +92,7 @@ const authenticated = new WeakMap<Request, AuthContext>();
  * - `returns: { data: Schema, status }`: the handler's value sent as `{ data }` with that status.
  * - `detail: { summary }`: with the above, the route's entry in the OpenAPI document.
  */
-export function requestPipeline(deps: { db: Db; log: Logger; config: Config; metrics: Metrics }) {
+export function requestPipeline(deps: { db: Db; log: Logger; config: Config; metrics: Metrics; outage: DatabaseOutage }) {
   const trusted = deps.config.trustedProxies.map(parseCidr).filter((range): range is Cidr => range !== null);
   const countFailure = (error: unknown): never => {
     if (error instanceof ApiError && (error.status === 401 || error.status === 429)) deps.metrics.authFailure(error.code);
@@ -158,7 +160,9 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
               ? new ApiError("not_found", `no route ${request.method} ${new URL(request.url).pathname}`)
               : code === "PARSE"
                 ? new ApiError("validation_error", "request body is not valid JSON")
-                : null;
+                : isDatabaseUnavailable(error)
+                  ? deps.outage.refused(error)
+                  : null;
         if (apiError === null) {
           deps.log.error("unexpected error", {
             request_id: set.headers["x-request-id"],
@@ -170,6 +174,8 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
         set.status = failure.status;
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(set.headers)) if (value !== undefined) headers[name] = String(value);
+        // The tool server's clients read JSON-RPC: a database that is away is a JSON-RPC error there too.
+        if (failure.code === "database_unavailable" && new URL(request.url).pathname === MCP_PATH) return failure.toJsonRpcResponse(null, headers);
         return failure.toResponse(headers);
       })
       .onAfterResponse({ as: "global" }, (ctx) => {
@@ -177,6 +183,8 @@ export function requestPipeline(deps: { db: Db; log: Logger; config: Config; met
         const startedAt = "startedAt" in ctx && typeof ctx.startedAt === "number" ? ctx.startedAt : undefined;
         const auth = authenticated.get(request);
         const status = typeof set.status === "number" ? set.status : 200;
+        // An authenticated request read its key from the database: if it did not fail, the database answers.
+        if (deps.outage.active && status < 500 && auth !== undefined) deps.outage.reachable();
         // Route patterns only ("/v1/answers/:answer_id"): a raw path could carry ids or names.
         const pattern = route && route !== "/*" ? route : "unmatched";
         deps.metrics.request(pattern, request.method, status, startedAt === undefined ? 0 : (performance.now() - startedAt) / 1000);

@@ -1,3 +1,4 @@
+import type { DatabaseOutage } from "../db/outage";
 import { Webhook } from "standardwebhooks";
 import type { Db } from "../db/types";
 import type { Logger } from "../log";
@@ -50,6 +51,8 @@ export class WebhookDeliverer {
     private readonly db: Db,
     private readonly log: Logger,
     options: Partial<DeliveryOptions> = {},
+    /** A round that fails because the database is away is reported there once, not logged each poll. */
+    private readonly outage?: DatabaseOutage,
   ) {
     this.options = { ...DELIVERY_DEFAULTS, ...options };
   }
@@ -88,7 +91,9 @@ export class WebhookDeliverer {
       this.running = this.deliverDue()
         .then(
           () => undefined,
-          (error: unknown) => this.log.warn("webhook delivery round failed", { error: String(error) }),
+          (error: unknown) => {
+            if (!this.outage?.failed(error)) this.log.warn("webhook delivery round failed", { error: String(error) });
+          },
         )
         .finally(() => this.schedule(this.options.pollMs));
     }, delayMs);

@@ -5,6 +5,7 @@
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Db } from "../../db/types";
+import { fromDatabase } from "../../metrics";
 import { captureQueueDepth } from "./queue";
 import type { CaptureEvents } from "./worker";
 
@@ -45,7 +46,9 @@ export function captureMetrics(registry: Registry, db: Db): CaptureEvents {
     labelNames: ["state"],
     registers: [registry],
     async collect() {
-      const depth = await captureQueueDepth(db);
+      this.reset();
+      const depth = await fromDatabase(() => captureQueueDepth(db));
+      if (depth === null) return;
       this.set({ state: "queued" }, depth.queued);
       this.set({ state: "running" }, depth.running);
     },

@@ -6,6 +6,7 @@
  * retried for longer than `giveUpAfterMs` ends `failed`. Facts wait as the model-free path left
  * them whatever happens here: nothing the worker does is needed for a read to be right.
  */
+import type { DatabaseOutage } from "../../db/outage";
 import type { Db } from "../../db/types";
 import { sortableId } from "../../ids";
 import type { Logger } from "../../log";
@@ -60,7 +61,7 @@ export class CaptureWorker {
   private lastWarnAt = 0;
 
   constructor(
-    private readonly deps: { db: Db; index: FactIndexes; models: ModelProviders; log: Logger },
+    private readonly deps: { db: Db; index: FactIndexes; models: ModelProviders; log: Logger; outage?: DatabaseOutage },
     options: Partial<CaptureWorkerOptions> = {},
     private readonly events: CaptureEvents = NO_EVENTS,
   ) {
@@ -92,7 +93,7 @@ export class CaptureWorker {
       try {
         worked = await this.runRound();
       } catch (error) {
-        this.warn("capture model round failed", String(error));
+        if (!this.deps.outage?.failed(error)) this.warn("capture model round failed", String(error));
       }
       if (!worked && !this.stopped) await this.sleep(this.options.pollMs);
     }
