@@ -12,11 +12,14 @@ import { cleanup, request, startServer, type ServerHandle } from "./binary";
 afterAll(cleanup, 30_000);
 
 const ADMIN = "outage-admin-token-0123456789";
-const json = (body: unknown, key: string) => ({ method: "POST", key, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-const mcp = (body: unknown, key: string, headers: Record<string, string> = {}) => ({
+// A fresh connection per request: a kept-alive one the server closed while idle (a slow machine
+// between two requests) would fail the next request with ECONNRESET, which is not what is tested.
+const CLOSE = { connection: "close" };
+const json = (body: unknown, key: string) => ({ method: "POST", key, headers: { "content-type": "application/json", ...CLOSE }, body: JSON.stringify(body) });
+const mcp = (body: unknown, key: string) => ({
   method: "POST",
   key,
-  headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+  headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...CLOSE },
   body: JSON.stringify(body),
 });
 
@@ -57,14 +60,14 @@ test("a PostgreSQL restart under two instances: 503 with Retry-After on REST and
       }
       const taught = await request(server.url, "/v1/memory/facts", json({ facts: [{ text: "Lost while the database is away?" }] }, key!));
       expect(taught.status).toBe(503);
-      const ready = await request(server.url, "/readyz");
+      const ready = await request(server.url, "/readyz", { headers: CLOSE });
       expect(ready.status).toBe(503);
       const tool = await request(server.url, "/v1/mcp", mcp({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "whoami", arguments: {} } }, key!));
       expect(tool.status).toBe(503);
       expect(tool.headers.get("retry-after")).toBe("5");
       expect(JSON.parse(tool.text)).toMatchObject({ jsonrpc: "2.0", error: { data: { error: "database_unavailable", http_status: 503 } } });
     }
-    const metrics = await request(a.url, "/metrics");
+    const metrics = await request(a.url, "/metrics", { headers: CLOSE });
     const refused = /^memoryd_database_unavailable_total (\d+)/m.exec(metrics.text);
     expect(metrics.status).toBe(200);
     expect(Number(refused?.[1])).toBeGreaterThanOrEqual(6);
@@ -78,7 +81,7 @@ test("a PostgreSQL restart under two instances: 503 with Retry-After on REST and
     expect((await request(b.url, "/v1/memory/facts", json({ facts: [{ text: "The drill report goes to Dana." }] }, key!))).status).toBe(202);
     const found = JSON.parse((await search(a, "drill report Dana")).text).data.facts.map((f: { fact_text: string }) => f.fact_text);
     expect(found).toContain("The drill report goes to Dana.");
-    expect((await request(a.url, "/readyz")).status).toBe(200);
+    expect((await request(a.url, "/readyz", { headers: CLOSE })).status).toBe(200);
     for (const server of [a, b]) {
       expect(logLines(server, "database unavailable: requests answer 503 until it is back")).toBe(1);
       expect(logLines(server, "database reachable again")).toBe(1);
