@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PGlite, types, type Transaction as PGliteTransaction } from "@electric-sql/pglite";
+import { guardChildProcessPipes } from "./child-process-guard";
 import { lockDataDir } from "./data-dir-lock";
 import { loadEmbeddedAssets } from "./embedded-assets";
 import { flatten } from "./fragment";
@@ -33,6 +34,8 @@ export interface EmbeddedOptions {
 
 /** Embedded PGlite in a data directory: the zero-configuration database. */
 export async function openEmbedded(dataDir: string, options: EmbeddedOptions = {}): Promise<Db> {
+  // From here on, no child this process spawns can have Bun close its pipes' numbers under PGlite.
+  guardChildProcessPipes();
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
   const unlock = lockDataDir(dir);
