@@ -68,6 +68,7 @@ import { join, resolve } from "node:path";
 import { argValue } from "./support/args";
 import { printReport, SAMPLE_HEADER, sampleRow, table } from "./support/soak-report";
 import { runSoak } from "./support/soak-run";
+import { killStartedServers } from "./support/soak-server";
 
 const minutes = Number(argValue("--minutes") ?? 10);
 const binary = resolve(argValue("--binary") ?? join(import.meta.dir, "..", "dist", "memoryd"));
@@ -85,6 +86,19 @@ const outDir = join(import.meta.dir, "out", `soak-${stamp}`);
 const workDir = mkdtempSync(join(tmpdir(), "memoryd-soak-"));
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 let printedHeader = false;
+
+// Interrupted: stop the servers it started and remove the scratch directory before going.
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+] as const) {
+  process.on(signal, () => {
+    console.log(`\n${signal}: stopping the servers started and removing ${keep ? "nothing" : workDir}`);
+    killStartedServers();
+    if (!keep) rmSync(workDir, { recursive: true, force: true });
+    process.exit(code);
+  });
+}
 
 try {
   const report = await runSoak({

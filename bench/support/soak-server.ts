@@ -63,6 +63,15 @@ export interface StartOptions {
   startupTimeoutMs?: number;
 }
 
+/** Servers this process started that may still run (by pid). */
+const started = new Set<Subprocess>();
+
+/** SIGKILLs every server this process started that is still running: for a bench interrupted by a signal. */
+export function killStartedServers(): void {
+  for (const proc of started) if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+  started.clear();
+}
+
 /** Spawns `memoryd serve --port 0 --host 127.0.0.1 --data-dir DIR` and waits for its "listening on URL" line. */
 export async function startMemoryd(options: StartOptions): Promise<SoakServer> {
   const proc = Bun.spawn([options.binary, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", options.dataDir], {
@@ -72,6 +81,8 @@ export async function startMemoryd(options: StartOptions): Promise<SoakServer> {
     stdout: "pipe",
     stderr: "pipe",
   });
+  started.add(proc);
+  void proc.exited.then(() => started.delete(proc));
   let stdout = "";
   let lines = 0;
   const problems: LogLine[] = [];
